@@ -1,0 +1,112 @@
+"""The engine contract shared by the four games.
+
+An engine is a pure rules library: no Django, no Celery, no I/O. A game is a state object
+owned by the engine, mutated only through ``apply``. Everything a front-end or a computer
+player may know comes from ``view``; the state itself never leaves the engine's callers in
+``games/``.
+
+Seats are numbered 0..n-1 clockwise. Actions are short canonical strings (they travel in
+Telegram's 64-byte callback data together with a game id and a version).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+MAX_ACTION_BYTES = 40
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now. The message is shown to the player."""
+
+
+def rng_for(seed: int, *labels: object) -> random.Random:
+    """A fresh RNG derived from the game's seed and a label (e.g. the deal number).
+
+    Engines keep no RNG object in their state: each shuffle derives its generator from the
+    seed, so a dumped state stays small and a replay of (seed, options, actions) is exact.
+    String seeding is stable across processes (it does not depend on PYTHONHASHSEED).
+    """
+    return random.Random(":".join(str(part) for part in (seed, *labels)))
+
+
+def event(kind: str, to: Sequence[int] | None = None, **data: Any) -> dict:
+    """An event for the log. ``to`` lists the seats that may see it; None means everyone."""
+    ev = {"type": kind, "to": None if to is None else list(to)}
+    ev.update(data)
+    return ev
+
+
+def visible_to(ev: dict, seat: int | None) -> bool:
+    """Whether an audience (a seat, or None for the public) may see an event."""
+    to = ev.get("to")
+    return to is None or (seat is not None and seat in to)
+
+
+def ranks_from(keys: Sequence[Any]) -> list[int]:
+    """Rank each seat by a comparable key, higher is better.
+
+    A seat's rank is 1 + the number of seats with a strictly better key, so ties share a
+    place and the next place is skipped (1, 1, 3).
+    """
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
+
+
+class Rules:
+    """Base class of a game's rules object. Subclasses implement every method below."""
+
+    slug: str = ""
+    name: str = ""
+    min_players: int = 0
+    max_players: int = 0
+
+    def setup(self, n_players: int, seed: int, options: dict | None = None) -> Any:
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> list[int]:
+        """Seats whose decision is awaited now; several when choices are simultaneous."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: Any, seat: int) -> list[str]:
+        raise NotImplementedError
+
+    def apply(self, state: Any, seat: int, action: str) -> list[dict]:
+        """Apply an action in place and return the events, or raise IllegalAction
+        leaving the state untouched."""
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int | None) -> dict:
+        """What ``seat`` may know (None: a spectator). JSON-able."""
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> dict | None:
+        """None while the game runs, then ``{"scores": [...], "ranks": [...]}``."""
+        raise NotImplementedError
+
+    def dump(self, state: Any) -> dict:
+        raise NotImplementedError
+
+    def load(self, data: dict) -> Any:
+        raise NotImplementedError
+
+    def clone(self, state: Any) -> Any:
+        return self.load(self.dump(state))
+
+    def n_players(self, state: Any) -> int:
+        raise NotImplementedError
+
+    def check_players(self, n_players: int) -> None:
+        if not self.min_players <= n_players <= self.max_players:
+            raise ValueError(
+                f"{self.slug} is played by {self.min_players} to {self.max_players} players,"
+                f" not {n_players}"
+            )
+
+    def require_turn(self, state: Any, seat: int) -> None:
+        """Raise IllegalAction unless ``seat`` is among the seats to act."""
+        if seat not in self.to_act(state):
+            if self.outcome(state) is not None:
+                raise IllegalAction("The game is over.")
+            raise IllegalAction("It is not your turn.")

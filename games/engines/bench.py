@@ -1,0 +1,134 @@
+"""Engine benchmark: ``python -m games.engines.bench [--seconds S] [slug ...]``.
+
+Prints one line per game::
+
+    <slug> games/s=<n> us/action=<n> state_bytes=<n>
+
+Random legal actions, seeded. ``us/action`` is the wall time of the whole loop (setup,
+``to_act``, ``legal_actions``, the random choice and ``apply``) over the actions applied;
+``state_bytes`` is the largest dumped state (compact JSON) seen at sampled steps.
+
+When the optional ``open_spiel`` package is installed, OpenSpiel's Hearts is driven by the
+same loop from Python in the same run (chance outcomes count as actions) and a line
+``openspiel_hearts us/action=<n> ratio=<smoking_cat/openspiel>`` follows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+from games.engines import SLUGS, get_rules
+
+PLAYER_COUNTS = {
+    "felix": 4,
+    "smoking_cat": 4,
+    "bon_appetit": 4,
+    "cats_and_dogs": 4,
+}
+
+
+def bench_engine(slug: str, seconds: float, seed: int = 1) -> dict:
+    rules = get_rules(slug)
+    n = PLAYER_COUNTS.get(slug, rules.min_players)
+    rng = random.Random(seed)
+    games = actions = 0
+    state_bytes = 0
+    to_act, legal_actions, apply, choice = (
+        rules.to_act,
+        rules.legal_actions,
+        rules.apply,
+        rng.choice,
+    )
+    elapsed = 0.0
+    while elapsed < seconds:
+        game_seed = rng.randrange(2**31)
+        start = time.perf_counter()
+        state = rules.setup(n, game_seed)
+        count = 0
+        while True:
+            acting = to_act(state)
+            if not acting:
+                break
+            seat = choice(acting)
+            apply(state, seat, choice(legal_actions(state, seat)))
+            count += 1
+        elapsed += time.perf_counter() - start
+        # Size is sampled outside the timed loop: replay the same game and dump often.
+        if games % 20 == 0:
+            state_bytes = max(state_bytes, largest_dump(rules, n, game_seed, seed + games))
+        games += 1
+        actions += count
+    return {
+        "slug": slug,
+        "games_per_s": games / elapsed,
+        "us_per_action": elapsed / actions * 1e6,
+        "state_bytes": state_bytes,
+    }
+
+
+def largest_dump(rules, n: int, game_seed: int, choice_seed: int) -> int:
+    rng = random.Random(choice_seed)
+    state = rules.setup(n, game_seed)
+    largest = 0
+    while True:
+        largest = max(largest, len(json.dumps(rules.dump(state), separators=(",", ":"))))
+        acting = rules.to_act(state)
+        if not acting:
+            return largest
+        seat = rng.choice(acting)
+        rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+
+
+def bench_openspiel_hearts(seconds: float, seed: int = 1) -> dict | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(seed)
+    choice = rng.choice
+    actions = 0
+    elapsed = 0.0
+    while elapsed < seconds:
+        start = time.perf_counter()
+        state = game.new_initial_state()
+        count = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(choice(state.legal_actions()))
+            count += 1
+        elapsed += time.perf_counter() - start
+        actions += count
+    return {"us_per_action": elapsed / actions * 1e6}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("slugs", nargs="*", default=list(SLUGS))
+    parser.add_argument("--seconds", type=float, default=3.0, help="per game")
+    args = parser.parse_args(argv)
+    results = {}
+    for slug in args.slugs:
+        r = bench_engine(slug, args.seconds)
+        results[slug] = r
+        print(
+            f"{slug} games/s={r['games_per_s']:.1f} us/action={r['us_per_action']:.2f}"
+            f" state_bytes={r['state_bytes']}",
+            flush=True,
+        )
+    hearts = bench_openspiel_hearts(args.seconds)
+    if hearts is not None:
+        line = f"openspiel_hearts us/action={hearts['us_per_action']:.2f}"
+        if "smoking_cat" in results:
+            ratio = results["smoking_cat"]["us_per_action"] / hearts["us_per_action"]
+            line += f" ratio={ratio:.2f}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
