@@ -1,0 +1,20 @@
+# One image for every role of the production shape (web, worker, beat, bot).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /app
+
+COPY pyproject.toml requirements.lock README.md ./
+COPY config ./config
+COPY games ./games
+COPY bot ./bot
+COPY admin_ui ./admin_ui
+COPY locale ./locale
+COPY manage.py ./
+RUN pip install -c requirements.lock . \
+    && DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput \
+    && useradd --create-home catclub
+USER catclub
+
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,0 +1,69 @@
+"""``manage.py start``: everything the embedded single-machine setup needs, in one command.
+
+Applies migrations, creates the first admin account when there is none, runs the periodic
+sweep in-process when no broker is configured, starts the bot (long polling) when a token
+is set, and serves the site with Django's server.
+"""
+
+import secrets
+import subprocess
+import sys
+import threading
+import time
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Migrate, create an admin, and run the site (and the bot when a token is set)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
+        parser.add_argument("--no-bot", action="store_true", help="do not start the bot")
+
+    def handle(self, addrport, no_bot, **options):
+        call_command("migrate", interactive=False, verbosity=1)
+        self.ensure_admin()
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            threading.Thread(target=self.sweep_forever, daemon=True, name="sweep").start()
+        bot = None
+        if settings.TELEGRAM_BOT_TOKEN and not no_bot:
+            bot = subprocess.Popen([sys.executable, "manage.py", "runbot"], cwd=settings.BASE_DIR)
+            self.stdout.write("Bot started (long polling).")
+        else:
+            self.stdout.write("No TELEGRAM_BOT_TOKEN: the bot is not started (see README).")
+        try:
+            call_command("runserver", addrport, use_reloader=False)
+        finally:
+            if bot:
+                bot.terminate()
+
+    def ensure_admin(self):
+        User = get_user_model()
+        if User.objects.filter(is_superuser=True).exists():
+            return
+        password = secrets.token_urlsafe(12)
+        User.objects.create_superuser("admin", "", password)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Created the admin account: user 'admin', password '{password}'"
+                " (change it with `manage.py changepassword admin`)."
+            )
+        )
+
+    @staticmethod
+    def sweep_forever():
+        """In-process stand-in for Celery beat: pending moves and deadlines are swept."""
+        from games.tasks import sweep
+
+        while True:
+            time.sleep(settings.CELERY_BEAT_SCHEDULE["sweep"]["schedule"])
+            try:
+                sweep()
+            except Exception:  # keep sweeping; the next round retries
+                import logging
+
+                logging.getLogger(__name__).exception("sweep failed")

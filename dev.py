@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""The two commands of the README, with nothing but Python 3.11 needed.
+
+    python3 dev.py run     install, migrate, create an admin, serve (and the bot, with a token)
+    python3 dev.py test    install the test extras, lint, check migrations, run the whole suite
+
+Both install into ``.venv`` with the versions pinned in ``requirements.lock`` and reinstall
+only when ``pyproject.toml`` or the lock file change. Extra arguments after ``test`` go to
+pytest (``python3 dev.py test -k felix``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+
+
+def sh(*args: object, **kwargs) -> None:
+    print("+", " ".join(str(a) for a in args), flush=True)
+    subprocess.run([str(a) for a in args], cwd=ROOT, check=True, **kwargs)
+
+
+def install(extra: str) -> None:
+    if not PY.exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256(
+        (ROOT / "pyproject.toml").read_bytes() + (ROOT / "requirements.lock").read_bytes()
+    ).hexdigest()
+    stamp = VENV / f".installed-{extra or 'run'}"
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    target = f".[{extra}]" if extra else "."
+    sh(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    sh(PY, "-m", "pip", "install", "--quiet", "-c", "requirements.lock", "-e", target)
+    stamp.write_text(digest)
+
+
+def ensure_env_file() -> None:
+    """A local .env for the embedded default: debug on, a fresh secret key."""
+    env_file = ROOT / ".env"
+    if not env_file.exists():
+        env_file.write_text(
+            "# Local development settings, made by `python3 dev.py run`.\n"
+            "DJANGO_DEBUG=1\n"
+            f"DJANGO_SECRET_KEY={secrets.token_urlsafe(48)}\n"
+        )
+        print("Wrote .env for local development (DEBUG on, a new secret key).")
+
+
+def run(args: list[str]) -> None:
+    install("")
+    ensure_env_file()
+    sh(PY, "manage.py", "start", *args)
+
+
+def test(args: list[str]) -> None:
+    install("test")
+    sh(BIN / "ruff", "check", ".")
+    sh(BIN / "ruff", "format", "--check", ".")
+    env = {**os.environ, "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", "check")}
+    sh(PY, "manage.py", "makemigrations", "--check", "--dry-run", env=env)
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    sh(PY, "-m", "pytest", "--junitxml=test-artifacts/junit.xml", *args)
+
+
+def main() -> None:
+    commands = {"run": run, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        sys.exit(__doc__)
+    try:
+        commands[sys.argv[1]](sys.argv[2:])
+    except subprocess.CalledProcessError as exc:
+        sys.exit(exc.returncode)
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
