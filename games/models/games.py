@@ -156,6 +156,7 @@ class MoveSource(models.TextChoices):
     HUMAN = "human", _("player")
     COMPUTER = "computer", _("computer")
     TIMEOUT = "timeout", _("timeout")
+    MODERATOR = "moderator", _("moderator")
 
 
 class Move(models.Model):
@@ -179,6 +180,10 @@ class Move(models.Model):
     )
     seq = models.PositiveIntegerField(_("sequence"), null=True, blank=True)
     reason = models.TextField(_("rejection reason"), blank=True)
+    # A moderator's reason, for moves a moderator made (S17 letters).
+    note = models.TextField(_("moderator's note"), blank=True)
+    # The engine events this move caused (renderers show the last few; replays step them).
+    events = models.JSONField(_("events"), default=list, blank=True)
     created_at = models.DateTimeField(_("submitted"), auto_now_add=True)
     processed_at = models.DateTimeField(_("processed"), null=True, blank=True)
 

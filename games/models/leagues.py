@@ -23,6 +23,8 @@ class League(models.Model):
         default="GATTO",
         validators=[game_word_validator],
     )
+    # Seconds per turn in this league's games; empty: the chat's or the game type's default.
+    turn_seconds = models.PositiveIntegerField(_("seconds per turn"), null=True, blank=True)
     is_active = models.BooleanField(_("active"), default=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 

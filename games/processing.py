@@ -1,0 +1,228 @@
+"""The game processor: one game at a time, under a lock, from the move log.
+
+``process(game_id)`` takes the game's row lock (``SELECT ... FOR UPDATE`` on PostgreSQL; on
+SQLite every transaction begins IMMEDIATE, which serialises writers), applies the pending
+moves in the order they were recorded, lets computer seats act until a human must, acts for
+humans whose deadline passed, and stores the new state, version and deadline. Everything
+that talks to the outside world (front-end updates, timers, ratings) runs after commit.
+
+A timer carries the version it was set for: if the game has moved on, it does nothing
+(lichess's round module re-checks the same way).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engines import IllegalAction, get_rules
+from games.models import Game, GameStatus, Move, MoveSource, MoveStatus, Seat
+from games.players import act, get_player
+
+log = logging.getLogger(__name__)
+
+# A game in which computers keep acting without end is an engine bug; stop and log it.
+MAX_COMPUTER_ACTIONS = 5_000
+
+
+@dataclass
+class Outcome:
+    """What one processing step did (for callers and tests)."""
+
+    game_id: int
+    version: int = 0
+    applied: int = 0
+    rejected: int = 0
+    events: list[dict] = field(default_factory=list)
+    finished: bool = False
+    deadline_changed: bool = False
+
+
+def process(game_id: int, *, timeout_version: int | None = None) -> Outcome | None:
+    """Apply what is pending for a game. ``timeout_version``: a turn timer set at that
+    version has fired; it acts only if the game is still at that version and overdue."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            return None
+        pending = list(Move.objects.filter(game_id=game_id, status=MoveStatus.PENDING))
+        if game.status != GameStatus.RUNNING:
+            _reject_all(pending, _("The game is over."))
+            return Outcome(game_id, version=game.version, rejected=len(pending))
+        step = Step(game)
+        step.apply_pending(pending)
+        if timeout_version is not None and step.overdue(timeout_version):
+            step.time_out()
+        step.run_computers()
+        step.save(pending)
+        outcome = step.outcome
+        transaction.on_commit(lambda: after_commit(game, outcome))
+    return outcome
+
+
+def apply_move(rules, state, move: Move) -> list[dict]:
+    """Apply one recorded move to an engine state: the one way moves are applied, by the
+    processor and by replays alike. A moderator's move adjusts Smoking Cat letters (S17)."""
+    if move.source != MoveSource.MODERATOR:
+        return rules.apply(state, move.seat, move.action)
+    kind, _sep, delta = move.action.partition(":")
+    if kind != "letter" or delta not in ("+1", "-1") or not hasattr(rules, "adjust_letters"):
+        raise IllegalAction(f"Moderators cannot {move.action!r} in this game.")
+    return rules.adjust_letters(state, move.seat, int(delta), move.note)
+
+
+class Step:
+    """The work of one ``process`` call on one locked game."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.rules = get_rules(game.game_type)
+        self.state = self.rules.load(game.state)
+        self.seats = {s.number: s for s in Seat.objects.filter(game_id=game.pk)}
+        self.start_version = game.version
+        self.now = timezone.now()
+        self.new_moves: list[Move] = []
+        self.changed_seats: set[int] = set()
+        self.outcome = Outcome(game.pk, version=game.version)
+        self.deadline_before = game.deadline
+
+    # -- applying ------------------------------------------------------------------------
+    def apply_pending(self, pending: list[Move]) -> None:
+        for move in pending:
+            move.processed_at = self.now
+            seat = self.seats.get(move.seat)
+            if seat is None or (seat.is_computer and move.source == MoveSource.HUMAN):
+                move.status, move.reason = MoveStatus.REJECTED, _("A computer plays this seat.")
+                self.outcome.rejected += 1
+                continue
+            try:
+                events = apply_move(self.rules, self.state, move)
+            except IllegalAction as exc:
+                move.status, move.reason = MoveStatus.REJECTED, str(exc)
+                self.outcome.rejected += 1
+                continue
+            self._applied(move, events)
+            if seat.timeouts:
+                seat.timeouts = 0
+                self.changed_seats.add(seat.number)
+
+    def _applied(self, move: Move, events: list[dict]) -> None:
+        self.outcome.version += 1
+        self.outcome.applied += 1
+        move.seq = self.outcome.version
+        move.status = MoveStatus.APPLIED
+        move.events = events
+        self.outcome.events.extend(events)
+
+    def _play_for(self, number: int, source: str, strategy: str) -> None:
+        # Seeded by the game and the version, so a rerun picks the same move; the move is
+        # recorded either way, so replays never depend on this RNG.
+        rng = random.Random(f"{self.game.seed}:{self.outcome.version}:{number}")
+        action = act(self.rules, self.state, number, get_player(self.game.game_type, strategy), rng)
+        events = self.rules.apply(self.state, number, action)
+        move = Move(
+            game_id=self.game.pk,
+            key=f"{source}:{self.outcome.version + 1}:{number}",
+            seat=number,
+            action=action,
+            source=source,
+            processed_at=self.now,
+        )
+        self._applied(move, events)
+        self.new_moves.append(move)
+
+    # -- timers and computers ------------------------------------------------------------
+    def overdue(self, timeout_version: int) -> bool:
+        return (
+            self.outcome.version == timeout_version
+            and self.game.deadline is not None
+            and self.game.deadline <= self.now
+        )
+
+    def time_out(self) -> None:
+        """The deadline passed: a computer plays each waiting human's move for this turn;
+        after too many timeouts in a row, the seat is handed to a computer for good."""
+        for number in self.rules.to_act(self.state):
+            seat = self.seats[number]
+            if seat.is_computer:
+                continue
+            self._play_for(number, MoveSource.TIMEOUT, "heuristic")
+            seat.timeouts += 1
+            if seat.timeouts >= settings.TIMEOUTS_BEFORE_COMPUTER:
+                seat.replaced_by_computer = True
+                seat.strategy = seat.strategy or "heuristic"
+            self.changed_seats.add(number)
+
+    def run_computers(self) -> None:
+        for _round in range(MAX_COMPUTER_ACTIONS):
+            acting = self.rules.to_act(self.state)
+            bots = [n for n in acting if self.seats[n].is_computer]
+            if not bots:
+                return
+            for number in bots:
+                self._play_for(number, MoveSource.COMPUTER, self.seats[number].strategy)
+        log.error("game %s: computers did not stop acting", self.game.pk)
+
+    # -- storing -------------------------------------------------------------------------
+    def save(self, pending: list[Move]) -> None:
+        game, outcome = self.game, self.outcome
+        result = self.rules.outcome(self.state)
+        update = ["version", "state", "deadline", "updated_at"]
+        if outcome.version != self.start_version:
+            game.state = self.rules.dump(self.state)
+            game.version = outcome.version
+        if result is not None:
+            game.status = GameStatus.FINISHED
+            game.result = result
+            game.finished_at = self.now
+            game.deadline = None
+            outcome.finished = True
+            update += ["status", "result", "finished_at"]
+        elif any(not self.seats[n].is_computer for n in self.rules.to_act(self.state)):
+            if game.deadline is None or outcome.version != self.start_version:
+                game.deadline = self.now + timedelta(seconds=game.turn_seconds or 60)
+        else:
+            game.deadline = None
+        outcome.deadline_changed = game.deadline != self.deadline_before
+        game.save(update_fields=update)
+        if pending:
+            Move.objects.bulk_update(pending, ["status", "seq", "reason", "events", "processed_at"])
+        if self.new_moves:
+            Move.objects.bulk_create(self.new_moves)
+        if self.changed_seats:
+            Seat.objects.bulk_update(
+                [self.seats[n] for n in self.changed_seats],
+                ["timeouts", "replaced_by_computer", "strategy"],
+            )
+
+
+def _reject_all(moves: list[Move], reason: str) -> None:
+    now = timezone.now()
+    for move in moves:
+        move.status, move.reason, move.processed_at = MoveStatus.REJECTED, reason, now
+    if moves:
+        Move.objects.bulk_update(moves, ["status", "reason", "processed_at"])
+
+
+def after_commit(game: Game, outcome: Outcome) -> None:
+    from games import tasks
+    from games.signals import game_finished, game_updated
+
+    if outcome.version != game.version:  # pragma: no cover - guarded by construction
+        log.error("game %s: version mismatch after commit", game.pk)
+    if outcome.applied or outcome.rejected:
+        game_updated.send(
+            sender=Game, game_id=game.pk, version=outcome.version, events=outcome.events
+        )
+    if outcome.finished:
+        game_finished.send(sender=Game, game_id=game.pk)
+        tasks.schedule(tasks.game_finished, game.pk)
+    elif game.deadline is not None and outcome.deadline_changed:
+        tasks.schedule_timer(game.pk, outcome.version, game.deadline)

@@ -1,0 +1,354 @@
+"""What the front-ends may do to games. Nothing outside ``games/`` changes a game.
+
+Every function validates its input and raises a ``games.errors.GameError`` (translatable,
+with a stable code) for bad input, changing nothing. Moves are recorded as pending rows
+and applied by the game processor (``games.processing``) after the transaction commits.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import errors
+from games.engines import SLUGS, get_rules
+from games.models import Game, GameStatus, Language, Move, MoveSource, Player, Seat
+from games.players import STRATEGIES
+
+
+# --- Players --------------------------------------------------------------------------
+def player_from_telegram(
+    telegram_id: int, display_name: str, username: str = "", language_code: str | None = None
+) -> Player:
+    """The player behind a Telegram user, created on first sight and kept up to date."""
+    defaults = {"display_name": display_name[:128] or str(telegram_id), "username": username or ""}
+    player, created = Player.objects.get_or_create(
+        telegram_id=telegram_id,
+        defaults={**defaults, "language": Language.from_telegram(language_code)},
+    )
+    if not created and (player.display_name, player.username) != (
+        defaults["display_name"],
+        defaults["username"],
+    ):
+        Player.objects.filter(pk=player.pk).update(**defaults, last_seen=timezone.now())
+        player.display_name, player.username = defaults["display_name"], defaults["username"]
+    return player
+
+
+def check_not_banned(player: Player) -> None:
+    if player.banned_now:
+        raise errors.Banned()
+
+
+# --- Lobby ----------------------------------------------------------------------------
+def create_lobby(
+    chat_id: int,
+    game_type: str,
+    creator: Player,
+    *,
+    league=None,
+    options: dict | None = None,
+    turn_seconds: int | None = None,
+) -> Game:
+    """Open a lobby in a chat, with its creator seated. One open game per chat."""
+    if game_type not in SLUGS:
+        raise errors.UnknownGameType()
+    check_not_banned(creator)
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                game_type=game_type,
+                chat_id=chat_id,
+                league=league,
+                created_by=creator,
+                options=options or {},
+                turn_seconds=turn_seconds,
+            )
+            Seat.objects.create(game=game, number=0, player=creator)
+    except IntegrityError as exc:
+        if Game.objects.filter(chat_id=chat_id, status__in=["lobby", "running"]).exists():
+            raise errors.ChatBusy() from exc
+        raise
+    notify(game)
+    return game
+
+
+def open_game(chat_id: int) -> Game | None:
+    return Game.objects.filter(chat_id=chat_id, status__in=["lobby", "running"]).first()
+
+
+def _lock_lobby(game_id: int) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status != GameStatus.LOBBY:
+        raise errors.NotInLobby()
+    return game
+
+
+def join(game: Game, player: Player) -> Seat:
+    check_not_banned(player)
+    with transaction.atomic():
+        game = _lock_lobby(game.pk)
+        seats = list(game.seats.all())
+        if any(s.player_id == player.pk for s in seats):
+            raise errors.AlreadySeated()
+        if len(seats) >= get_rules(game.game_type).max_players:
+            raise errors.TableFull()
+        seat = Seat.objects.create(game=game, number=_next_number(seats), player=player)
+    notify(game)
+    return seat
+
+
+def leave(game: Game, player: Player) -> None:
+    with transaction.atomic():
+        game = _lock_lobby(game.pk)
+        deleted, _ = game.seats.filter(player=player).delete()
+        if not deleted:
+            raise errors.NotSeated()
+        if not game.seats.filter(player__isnull=False).exists():
+            # The last human left: nobody is there to start it.
+            _close(game, GameStatus.ABORTED, reason="everyone left")
+    notify(game)
+
+
+def add_computer(game: Game, strategy: str = "heuristic") -> Seat:
+    if strategy not in STRATEGIES:
+        raise errors.GameError()
+    with transaction.atomic():
+        game = _lock_lobby(game.pk)
+        seats = list(game.seats.all())
+        if len(seats) >= get_rules(game.game_type).max_players:
+            raise errors.TableFull()
+        seat = Seat.objects.create(
+            game=game, number=_next_number(seats), player=None, strategy=strategy
+        )
+    notify(game)
+    return seat
+
+
+def remove_seat(game: Game, number: int, by: Player | None = None) -> None:
+    """Take a seat (a computer, or a player who cannot be reached) out of the lobby."""
+    with transaction.atomic():
+        game = _lock_lobby(game.pk)
+        _check_may_manage(game, by)
+        if not game.seats.filter(number=number).delete()[0]:
+            raise errors.NotSeated()
+    notify(game)
+
+
+def _next_number(seats: list[Seat]) -> int:
+    return max((s.number for s in seats), default=-1) + 1
+
+
+def _check_may_manage(game: Game, by: Player | None, is_chat_admin: bool = False) -> None:
+    """Only the creator or a chat administrator (the bot tells) manages a game; ``by=None``
+    is the system or a moderator."""
+    if by is not None and not is_chat_admin and by.pk != game.created_by_id:
+        raise errors.NotAllowed()
+
+
+def start(game: Game, by: Player | None = None, *, is_chat_admin: bool = False) -> Game:
+    """Seat the players in a random order, deal with a fresh seed, and let play begin."""
+    with transaction.atomic():
+        game = _lock_lobby(game.pk)
+        _check_may_manage(game, by, is_chat_admin)
+        rules = get_rules(game.game_type)
+        seats = list(game.seats.select_related("player"))
+        if not rules.min_players <= len(seats) <= rules.max_players:
+            raise errors.NotEnoughPlayers(min=rules.min_players, max=rules.max_players)
+        unreachable = [s.player.display_name for s in seats if s.player and not s.player.reachable]
+        if unreachable:
+            raise errors.PlayersUnreachable(names=", ".join(unreachable))
+        order = list(range(len(seats)))
+        secrets.SystemRandom().shuffle(order)
+        # Two steps, so that the unique (game, number) constraint holds at every statement.
+        for seat in seats:
+            seat.number += 100
+        Seat.objects.bulk_update(seats, ["number"])
+        for seat, number in zip(seats, order, strict=True):
+            seat.number = number
+        Seat.objects.bulk_update(seats, ["number"])
+
+        options = dict(game.options)
+        if game.game_type == "smoking_cat" and game.league_id and "word" not in options:
+            options["word"] = game.league.game_word  # S15: the word of the league at start
+        game.options = options
+        game.seed = secrets.randbits(62)
+        game.state = rules.dump(rules.setup(len(seats), game.seed, options))
+        game.turn_seconds = (
+            game.turn_seconds
+            or (game.league.turn_seconds if game.league_id else None)
+            or settings.TURN_SECONDS[game.game_type]
+        )
+        game.status = GameStatus.RUNNING
+        game.started_at = timezone.now()
+        game.version = 0
+        game.save()
+        transaction.on_commit(lambda: enqueue(game.pk))
+    notify(game)
+    return game
+
+
+# --- Play -----------------------------------------------------------------------------
+def submit_move(
+    game_id: int,
+    player: Player,
+    action: str,
+    key: str,
+    seen_version: int | None = None,
+) -> Move:
+    """Record a player's move; the processor applies it after commit.
+
+    The same ``key`` (the Telegram update or callback query id) delivered twice returns
+    the first move and records nothing. A move that cannot be legal now is refused at once
+    with the reason, so the player gets an answer without waiting for the worker.
+    """
+    check_not_banned(player)
+    seat = (
+        Seat.objects.select_related("game")
+        .filter(game_id=game_id, player=player)
+        .only("number", "strategy", "replaced_by_computer", "player_id", "game")
+        .first()
+    )
+    if seat is None:
+        if not Game.objects.filter(pk=game_id).exists():
+            raise errors.WrongGame()
+        raise errors.NotSeated()
+    game = seat.game
+    if game.status == GameStatus.LOBBY:
+        raise errors.GameNotRunning()
+    if game.status != GameStatus.RUNNING:
+        raise errors.GameOver()
+    if seat.replaced_by_computer:
+        raise errors.SeatTakenOver()
+    rules = get_rules(game.game_type)
+    state = rules.load(game.state)
+    if seat.number not in rules.to_act(state):
+        if seen_version is not None and seen_version != game.version:
+            raise errors.StaleButton()
+        raise errors.NotYourTurn()
+    if action not in rules.legal_actions(state, seat.number):
+        if seen_version is not None and seen_version != game.version:
+            raise errors.StaleButton()
+        raise errors.UnknownAction()
+    try:
+        with transaction.atomic():
+            move = Move.objects.create(
+                game_id=game_id,
+                key=key[:64],
+                seat=seat.number,
+                action=action,
+                source=MoveSource.HUMAN,
+                seen_version=seen_version,
+            )
+    except IntegrityError:
+        # A duplicate delivery of the same update: the first one stands.
+        return Move.objects.get(game_id=game_id, key=key[:64])
+    transaction.on_commit(lambda: enqueue(game_id))
+    return move
+
+
+def enqueue(game_id: int) -> None:
+    """Queue the game's processor. A broker that is down loses nothing: the moves wait in
+    the database and the periodic sweep queues them again."""
+    from games.tasks import process_game, schedule
+
+    schedule(process_game, game_id)
+
+
+# --- Moderation -----------------------------------------------------------------------
+def abort(game: Game, reason: str = "", by: Player | None = None, *, is_chat_admin=False) -> Game:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if not game.is_open:
+            raise errors.GameOver()
+        _check_may_manage(game, by, is_chat_admin)
+        _close(game, GameStatus.ABORTED, reason=reason)
+    notify(game)
+    return game
+
+
+def _close(game: Game, status: str, reason: str = "") -> None:
+    now = timezone.now()
+    game.status = status
+    game.abort_reason = reason
+    game.deadline = None
+    game.finished_at = now
+    game.started_at = game.started_at or now
+    game.save(update_fields=["status", "abort_reason", "deadline", "finished_at", "started_at"])
+    game.moves.filter(status="pending").update(
+        status="rejected", reason=str(errors.GameOver.message), processed_at=now
+    )
+
+
+def adjust_letter(game: Game, number: int, delta: int, reason: str) -> Move:
+    """S17: a moderator awards (+1) or removes (-1) a Smoking Cat letter, with a reason.
+    Recorded in the move log like any move, so the game still replays exactly."""
+    if game.game_type != "smoking_cat":
+        raise errors.WrongGame()
+    if delta not in (1, -1) or not reason.strip():
+        raise errors.UnknownAction()
+    if game.status != GameStatus.RUNNING:
+        raise errors.GameOver()
+    if not game.seats.filter(number=number).exists():
+        raise errors.NotSeated()
+    move = Move.objects.create(
+        game=game,
+        key=f"moderator:{secrets.token_hex(8)}",
+        seat=number,
+        action=f"letter:{delta:+d}",
+        source=MoveSource.MODERATOR,
+        note=reason.strip(),
+    )
+    transaction.on_commit(lambda: enqueue(game.pk))
+    return move
+
+
+def replace_with_computer(game: Game, number: int, strategy: str = "heuristic") -> Seat:
+    """Hand a seat to a computer for the rest of the game (a moderator's or the timer's
+    decision); in a lobby, swap an unreachable player for a computer."""
+    if strategy not in STRATEGIES:
+        raise errors.GameError()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        seat = game.seats.filter(number=number).first()
+        if seat is None:
+            raise errors.NotSeated()
+        if game.status == GameStatus.LOBBY:
+            seat.player = None
+        elif game.status == GameStatus.RUNNING:
+            seat.replaced_by_computer = seat.player_id is not None
+        else:
+            raise errors.GameOver()
+        seat.strategy = strategy
+        seat.save()
+        if game.status == GameStatus.RUNNING:
+            transaction.on_commit(lambda: enqueue(game.pk))
+    notify(game)
+    return seat
+
+
+def expire_lobbies() -> int:
+    """Abort lobbies left open longer than ``LOBBY_TTL``."""
+    cutoff = timezone.now() - settings.LOBBY_TTL
+    expired = 0
+    for game in Game.objects.filter(status=GameStatus.LOBBY, created_at__lt=cutoff):
+        with transaction.atomic():
+            locked = Game.objects.select_for_update().get(pk=game.pk)
+            if locked.status == GameStatus.LOBBY:
+                _close(locked, GameStatus.ABORTED, reason="expired")
+                expired += 1
+        notify(game)
+    return expired
+
+
+def notify(game: Game) -> None:
+    """Tell the front-ends that a game changed (after commit)."""
+    from games.signals import game_updated
+
+    game_id = game.pk
+    transaction.on_commit(
+        lambda: game_updated.send(sender=Game, game_id=game_id, version=None, events=[])
+    )
