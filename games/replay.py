@@ -1,0 +1,56 @@
+"""Replaying a game from its move log: the log is the truth, the stored state a cache."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from games.engines import get_rules
+from games.models import Game, Move, MoveStatus
+from games.processing import apply_move
+
+
+def applied_moves(game: Game) -> list[Move]:
+    return list(game.moves.filter(status=MoveStatus.APPLIED).order_by("seq"))
+
+
+def steps(game: Game, moves: list[Move] | None = None) -> Iterator[tuple[Move | None, Any]]:
+    """The state before any move (with ``None``), then after each applied move in order.
+    The same state object is advanced in place: clone it to keep a step."""
+    rules = get_rules(game.game_type)
+    state = rules.setup(game.seats.count(), game.seed, game.options)
+    yield None, state
+    for move in applied_moves(game) if moves is None else moves:
+        apply_move(rules, state, move)
+        yield move, state
+
+
+def replay(game: Game) -> Any:
+    *_, (_last_move, state) = steps(game)
+    return state
+
+
+def matches_stored_state(game: Game) -> bool:
+    rules = get_rules(game.game_type)
+    return rules.dump(replay(game)) == game.state
+
+
+def views(game: Game, seat: int | None) -> list[dict]:
+    """What ``seat`` (None: the public) could see at each step, with the move's events
+    that audience may see. For the public replay pages."""
+    from games.engines import visible_to
+
+    rules = get_rules(game.game_type)
+    out = []
+    for move, state in steps(game):
+        events = [e for e in (move.events if move else []) if visible_to(e, seat)]
+        out.append(
+            {
+                "seq": move.seq if move else 0,
+                "seat": move.seat if move else None,
+                "action": move.action if move else None,
+                "events": events,
+                "view": rules.view(state, seat),
+            }
+        )
+    return out
