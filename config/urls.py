@@ -7,5 +7,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("telegram/", include("bot.urls")),
     path("", include("admin_ui.urls")),
 ]

@@ -1,5 +1,5 @@
 from .games import Game, GameStatus, GameType, Move, MoveSource, MoveStatus, Seat
-from .leagues import League
+from .leagues import League, LeagueChat
 from .players import Language, Player
 
 __all__ = [
@@ -8,6 +8,7 @@ __all__ = [
     "GameType",
     "Language",
     "League",
+    "LeagueChat",
     "Move",
     "MoveSource",
     "MoveStatus",

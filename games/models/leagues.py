@@ -46,3 +46,22 @@ class League(models.Model):
     def save(self, *args, **kwargs):
         self.game_word = self.game_word.upper()
         super().save(*args, **kwargs)
+
+
+class LeagueChat(models.Model):
+    """A Telegram chat linked to a league: games started there count for it."""
+
+    league = models.ForeignKey(
+        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="chats"
+    )
+    chat_id = models.BigIntegerField(_("chat id"), unique=True)
+    title = models.CharField(_("chat title"), max_length=255, blank=True)
+    linked_at = models.DateTimeField(_("linked"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("linked chat")
+        verbose_name_plural = _("linked chats")
+        ordering = ["league", "title"]
+
+    def __str__(self) -> str:
+        return self.title or str(self.chat_id)
