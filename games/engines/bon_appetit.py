@@ -1,0 +1,304 @@
+"""Bon Appétit! (Haim Shafir, AMIGO 2004): cats catch mice on a common pile.
+
+Rules: /work/shared/rules/bon-appetit.md; comments name its clauses (B1…B15).
+
+There are no decisions (B15): the only action is ``"flip"``, by the one seat that must
+turn up a card now: the player whose turn it is, or the chaser during a chase (B9).
+Everything on the table is public except the order of the face-down piles, which nobody
+knows, not even their owners (B4); views therefore show only how many cards each pile
+holds, and every event goes to everyone.
+
+State (``BonAppetitState``): each pile is a string of one-character card codes, top card
+first; the common pile is a string, bottom card first and top card last. A chase is
+``flips_left > 0``: ``seat`` is then the chaser and ``owner`` the seat whose mouse is
+being chased (None for a mouse that started the game, B12).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .base import IllegalAction, Rules, event, ranks_from, rng_for
+
+# --- The table: every interpretation of the components lives here ----------------------
+# One character per card in the state; the long names are the public ones.
+CARD_NAMES = {"C": "cheese", "K": "cat", "1": "mouse1", "2": "mouse2", "3": "mouse3"}
+CARD_CODES = {name: code for code, name in CARD_NAMES.items()}
+PAWS = {"1": 1, "2": 2, "3": 3}  # B2: a mouse card's paw prints = its chase's flips
+CAT = "K"
+
+DECKS = {
+    # B1 + B2 (interpretation: 6 mice each with 1, 2 and 3 paws).
+    "full": {"cheese": 58, "cat": 14, "mouse1": 6, "mouse2": 6, "mouse3": 6},
+    # B3 (interpretation: the red backs are half of each kind).
+    "red": {"cheese": 29, "cat": 7, "mouse1": 3, "mouse2": 3, "mouse3": 3},
+}
+DEFAULT_DECK = {2: "red", 3: "red", 4: "full", 5: "full", 6: "full"}  # B3
+TOKENS = {2: 5, 3: 5, 4: 9, 5: 9, 6: 9}  # B1, B3: mouse-face tokens in play
+MAX_STACKED_CARDS = 90  # a stacked table holds at most a box of cards (keeps dumps small)
+# ----------------------------------------------------------------------------------------
+
+FLIP = "flip"
+OPTIONS = ("piles", "center", "first", "deck")
+STACKED = "stacked"  # the deck name of a table laid out with the "piles" option
+
+
+@dataclass(slots=True)
+class BonAppetitState:
+    n: int
+    deck: str  # "full", "red", or "stacked" (laid out with the "piles" option)
+    piles: list[str]  # one card code per character, top card first
+    common: str  # bottom card first, top card last
+    tokens: list[int]
+    tokens_total: int
+    seat: int  # who must flip now; once over, who was to flip
+    flips_left: int = 0  # > 0 during a chase; ``seat`` is then the chaser
+    owner: int | None = None  # whose mouse is chased (None: the starting card, B12)
+    end: str | None = None  # None while running, then "tokens" or "no_cards" (B13)
+
+    @property
+    def tokens_left(self) -> int:
+        return self.tokens_total - sum(self.tokens)
+
+
+def deck_cards(deck: str) -> list[str]:
+    """The codes of a deck in use, in a fixed order (the shuffle comes later)."""
+    return [CARD_CODES[name] for name, count in DECKS[deck].items() for _ in range(count)]
+
+
+class BonAppetitRules(Rules):
+    slug = "bon_appetit"
+    name = "Bon Appétit!"
+    min_players = 2
+    max_players = 6
+
+    # --- set-up ------------------------------------------------------------------------
+    def setup(self, n_players: int, seed: int, options: dict | None = None) -> BonAppetitState:
+        self.check_players(n_players)
+        n = n_players
+        opts = dict(options or {})
+        unknown = sorted(set(opts) - set(OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown options {unknown}; known: {', '.join(OPTIONS)}")
+
+        first = opts.get("first")
+        if first is None:
+            first = rng_for(seed, "first").randrange(n)  # B5: a random "youngest player"
+        elif type(first) is not int or not 0 <= first < n:
+            raise ValueError(f"'first' must be a seat from 0 to {n - 1}, not {first!r}")
+
+        deck = opts.get("deck", DEFAULT_DECK[n])
+        if deck not in DECKS:
+            raise ValueError(f"'deck' must be one of {', '.join(DECKS)}, not {deck!r}")
+        center = opts.get("center")
+        if center is not None:
+            center = self._code(center, "'center'")
+
+        if "piles" in opts:
+            piles = self._stacked_piles(opts["piles"], n)
+            if center is None:
+                raise ValueError("a stacked table ('piles') needs its 'center' card too")
+            if "deck" in opts:  # the stacked cards must then be exactly that deck
+                if Counter("".join(piles) + center) != Counter(deck_cards(deck)):
+                    raise ValueError(f"'piles' and 'center' are not the {deck!r} deck")
+            else:
+                deck = STACKED
+        else:
+            cards = deck_cards(deck)
+            if center is not None:
+                cards.remove(center)  # every deck holds every kind of card
+            rng_for(seed, "deal").shuffle(cards)
+            if center is None:
+                center = cards.pop()  # B4: the last card goes face up in the middle
+            # B4: dealt one at a time from the first player on, so piles differ by one
+            # card at most.
+            piles = ["".join(cards[(i - first) % n :: n]) for i in range(n)]
+
+        state = BonAppetitState(n, deck, piles, center, [0] * n, TOKENS[n], first)
+        if center in PAWS:
+            # B12: a mouse in the middle at the start is chased by the starting player;
+            # nobody owns it.
+            state.flips_left = PAWS[center]
+        self._check_cards(state, [])
+        return state
+
+    def _code(self, name: Any, what: str) -> str:
+        if name not in CARD_CODES:
+            raise ValueError(f"{what}: unknown card {name!r}; cards: {', '.join(CARD_CODES)}")
+        return CARD_CODES[name]
+
+    def _stacked_piles(self, piles: Any, n: int) -> list[str]:
+        if not isinstance(piles, list | tuple) or len(piles) != n:
+            raise ValueError(f"'piles' must be a list of {n} piles, one per seat")
+        codes = []
+        for seat, pile in enumerate(piles):
+            if not isinstance(pile, list | tuple):
+                raise ValueError(f"'piles'[{seat}] must be a list of cards, top card first")
+            codes.append("".join(self._code(card, f"'piles'[{seat}]") for card in pile))
+        if sum(map(len, codes)) + 1 > MAX_STACKED_CARDS:
+            raise ValueError(f"a stacked table holds at most {MAX_STACKED_CARDS} cards")
+        return codes
+
+    # --- turns -------------------------------------------------------------------------
+    def n_players(self, state: BonAppetitState) -> int:
+        return state.n
+
+    def to_act(self, state: BonAppetitState) -> list[int]:
+        return [] if state.end else [state.seat]
+
+    def legal_actions(self, state: BonAppetitState, seat: int) -> list[str]:
+        return [FLIP] if state.end is None and seat == state.seat else []
+
+    def apply(self, state: BonAppetitState, seat: int, action: str) -> list[dict]:
+        if state.end is not None or seat != state.seat:
+            self.require_turn(state, seat)  # raises, with the reason
+        if action != FLIP:
+            raise IllegalAction(f"Unknown action {action!r}: the only move is to flip a card.")
+        # B6: the top card of the pile goes face up on top of the common pile.
+        pile = state.piles[seat]
+        card, state.piles[seat] = pile[0], pile[1:]
+        state.common += card
+        events = [event("flip", seat=seat, card=CARD_NAMES[card], left=len(pile) - 1)]
+        if state.flips_left:
+            self._chase_flip(state, seat, card, events)
+        elif card in PAWS:
+            self._start_chase(state, seat, card, events, "chase_start")  # B9
+        else:
+            # B7 cheese, B8 cat on cheese or cat: nothing happens. (A cat never lands on a
+            # mouse in a normal turn: a mouse on top always starts a chase.)
+            state.seat = (seat + 1) % state.n
+        self._check_cards(state, events)
+        return events
+
+    def _start_chase(self, state, owner: int, card: str, events: list, kind: str) -> None:
+        """B9, B9c: the next player chases ``owner``'s mouse with as many flips as paws."""
+        state.seat = (owner + 1) % state.n
+        state.flips_left = PAWS[card]
+        state.owner = owner
+        events.append(
+            event(kind, chaser=state.seat, mouse_owner=owner, flips_left=state.flips_left)
+        )
+
+    def _chase_flip(self, state, seat: int, card: str, events: list) -> None:
+        if card == CAT:  # B9a: caught; the chaser wins the pile and a token
+            events.append(event("chase_end", result="caught", chaser=seat, winner=seat))
+            self._win(state, seat, events, token=True)
+        elif card in PAWS:  # B9c: stop at once; the next player chases the new mouse
+            self._start_chase(state, seat, card, events, "chase_pass")
+        else:
+            state.flips_left -= 1
+            if state.flips_left:
+                events.append(event("chase_step", chaser=seat, flips_left=state.flips_left))
+                return
+            # B9b: only cheese; the last mouse's owner wins the pile, without a token.
+            owner = state.owner
+            events.append(event("chase_end", result="escaped", chaser=seat, winner=owner))
+            if owner is None:
+                # B12: the starting card's mouse belongs to nobody; the pile stays and the
+                # player after the chaser goes on.
+                state.seat = (seat + 1) % state.n
+            else:
+                self._win(state, owner, events, token=False)
+
+    def _win(self, state, winner: int, events: list, *, token: bool) -> None:
+        # B10: the common pile is turned over as a whole and put under the winner's pile,
+        # so its bottom card (the first of the string) is the first of them to come up.
+        won = state.common
+        state.piles[winner] += won
+        state.common = ""
+        state.flips_left, state.owner = 0, None
+        events.append(event("pile_won", seat=winner, cards=len(won), token=token))
+        if token:
+            state.tokens[winner] += 1
+            left = state.tokens_left
+            events.append(event("token", seat=winner, tokens=state.tokens[winner], left=left))
+            if not left:  # B13: the last token ends the game, after the pile is taken
+                self._finish(state, "tokens", events)
+                return
+        # B10, B11: the winner restarts the pile with a normal flip of their own.
+        state.seat = winner
+
+    def _check_cards(self, state, events: list) -> None:
+        """B13: the game ends at once when the seat that must flip has no card."""
+        if state.end or state.piles[state.seat]:
+            return
+        if state.flips_left:  # a chaser out of cards: the pile belongs to nobody
+            events.append(event("chase_end", result="no_cards", chaser=state.seat, winner=None))
+            state.flips_left, state.owner = 0, None
+        self._finish(state, "no_cards", events)
+
+    def _finish(self, state, reason: str, events: list) -> None:
+        state.end = reason
+        result = self.outcome(state)
+        events.append(
+            event("game_end", reason=reason, seat=state.seat, **result)  # seat: who ended it
+        )
+
+    # --- what players see --------------------------------------------------------------
+    def view(self, state: BonAppetitState, seat: int | None) -> dict:
+        # Every seat sees the same table: nobody knows the order of any face-down pile.
+        chase = None
+        if state.flips_left:
+            chase = {
+                "chaser": state.seat,
+                "flips_left": state.flips_left,
+                "mouse_owner": state.owner,
+            }
+        return {
+            "seat": seat,
+            "n_players": state.n,
+            "deck": state.deck,
+            "piles": [len(p) for p in state.piles],
+            "common": [CARD_NAMES[c] for c in state.common],
+            "tokens": list(state.tokens),
+            "tokens_left": state.tokens_left,
+            "chase": chase,
+            "to_act": self.to_act(state),
+            "over": state.end is not None,
+            "end": state.end,
+        }
+
+    def outcome(self, state: BonAppetitState) -> dict | None:
+        if state.end is None:
+            return None
+        cards = [len(p) for p in state.piles]
+        # B14: most cards, then most tokens; still tied, the victory is shared.
+        ranks = ranks_from(list(zip(cards, state.tokens, strict=True)))
+        return {"scores": cards, "tokens": list(state.tokens), "ranks": ranks}
+
+    # --- storage -----------------------------------------------------------------------
+    def dump(self, state: BonAppetitState) -> dict:
+        return {
+            "n": state.n,
+            "deck": state.deck,
+            "piles": list(state.piles),
+            "common": state.common,
+            "tokens": list(state.tokens),
+            "tokens_total": state.tokens_total,
+            "seat": state.seat,
+            "chase": [state.flips_left, state.owner] if state.flips_left else None,
+            "end": state.end,
+        }
+
+    def load(self, data: dict) -> BonAppetitState:
+        flips_left, owner = data["chase"] or (0, None)
+        return BonAppetitState(
+            data["n"],
+            data["deck"],
+            list(data["piles"]),
+            data["common"],
+            list(data["tokens"]),
+            data["tokens_total"],
+            data["seat"],
+            flips_left,
+            owner,
+            data["end"],
+        )
+
+    def clone(self, state: BonAppetitState) -> BonAppetitState:
+        return replace(state, piles=list(state.piles), tokens=list(state.tokens))
+
+
+RULES = BonAppetitRules()

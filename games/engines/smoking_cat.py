@@ -1,0 +1,727 @@
+"""Smoking Cat, slug ``smoking_cat``: a 4-player trick-taking game played as a match for
+the letters of a game word.
+
+Rules: shared/rules/smoking-cat.md (clause IDs S1-S17 appear in the comments below).
+
+A match is a sequence of deals. Each deal: 8 cards to each seat (S5), everyone passes 3
+cards to the left at the same time (S6), then 8 tricks of must-follow, no-trump play
+(S7-S9) that stop early at 17 penalty points (S11) or when the player to act throws down
+(S12). The deal's loser gets the next letter of the word (S14-S15) and deals next (S4);
+the first to spell the whole word loses the match (S16).
+
+Speed matters (simulations drive the engine millions of times), hence:
+
+* A card is an int ``suit * 8 + rank`` (suits L H B A, ranks 7 8 9 X U O K A), so the
+  cards of a suit are a contiguous, rank-ordered block of 8 ints, and a hand or a pile
+  is a 32-bit mask: following suit is one shift and one ``&``.
+* Every action string is built once at import: play lists are concatenations of
+  prebuilt per-suit lists, the 56 passes of a hand come from one prebuilt template, and
+  parsing an action is one dict lookup. Illegal actions leave the fast path and get
+  their reason from ``_apply_other``.
+* A random deal is one draw from the deal's ``rng_for`` generator, decoded with tables.
+* The state is a small object with ``__slots__``; ``dump`` turns it into plain JSON
+  (cards as ints, hands as 32-bit masks).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate, combinations
+from math import comb, factorial
+
+from .base import IllegalAction, Rules, event, ranks_from, rng_for
+
+# --- cards (S1, S2) ---------------------------------------------------------------------
+
+SUITS = "LHBA"
+RANKS = "789XUOKA"  # S2: low to high; X is the ten
+SUIT_NAMES = ("Leaves", "Hearts", "Bells", "Acorns")
+CODES = tuple(s + r for s in SUITS for r in RANKS)  # card int -> "LO"
+CARD = {code: i for i, code in enumerate(CODES)}  # "LO" -> card int
+N_CARDS = 32
+BIT = tuple(1 << c for c in range(N_CARDS))
+OBER_OF_LEAVES = CARD["LO"]
+OBER_BIT = 1 << OBER_OF_LEAVES
+
+# S3: penalty points per card; the last trick is worth LAST_TRICK more.
+POINTS = [0] * N_CARDS
+POINTS[OBER_OF_LEAVES] = 10
+for _rank, _pts in zip(RANKS, (1, 1, 1, 1, 2, 3, 4, 5), strict=True):
+    POINTS[CARD["H" + _rank]] = _pts
+LAST_TRICK = 5
+DEAL_TOTAL = sum(POINTS) + LAST_TRICK  # 33 (I1)
+LOSING_POINTS = 17  # S11
+
+N_SEATS = 4
+HAND_SIZE = 8
+PASS_SIZE = 3
+MIN_WORD, MAX_WORD = 3, 12  # S15
+DEFAULT_WORD = "GATTO"
+OPTION_KEYS = frozenset({"word", "dealer", "decks"})
+PHASES = ("pass", "play", "over")
+PASS, PLAY, OVER = 0, 1, 2
+
+# --- prebuilt tables ---------------------------------------------------------------------
+
+
+# SUIT_CODES[suit][m]: the codes of the cards of ``suit`` whose rank bits are m.
+SUIT_CODES = tuple(
+    tuple(tuple(CODES[s * 8 + r] for r in range(8) if m >> r & 1) for m in range(256))
+    for s in range(4)
+)
+_C0, _C1, _C2, _C3 = SUIT_CODES
+# S3: the points in a mask of hearts (8 bits), by table rather than by loop.
+HEART_POINTS = tuple(sum(POINTS[8 + r] for r in range(8) if m >> r & 1) for m in range(256))
+
+
+def mask_codes(mask: int) -> list[str]:
+    """The codes of the cards of a mask, in canonical order (suit, then rank)."""
+    return [*_C0[mask & 255], *_C1[mask >> 8 & 255], *_C2[mask >> 16 & 255], *_C3[mask >> 24]]
+
+
+def mask_points(mask: int) -> int:
+    """S3: the penalty points of the cards of a mask (without the last trick)."""
+    return HEART_POINTS[mask >> 8 & 255] + (10 if mask & OBER_BIT else 0)
+
+
+THROW = "throw"
+PLAY_ACTION = tuple(f"play:{code}" for code in CODES)
+PLAY_CARD = {action: card for card, action in enumerate(PLAY_ACTION)}
+
+# SUIT_PLAYS[suit][m]: the play actions for the cards of ``suit`` whose rank bits are m.
+SUIT_PLAYS = tuple(
+    tuple([PLAY_ACTION[s * 8 + r] for r in range(8) if m >> r & 1] for m in range(256))
+    for s in range(4)
+)
+# The same with "throw" appended (S12): the whole legal list when following suit.
+SUIT_PLAYS_THROW = tuple(tuple([*plays, THROW] for plays in table) for table in SUIT_PLAYS)
+_P0, _P1, _P2 = SUIT_PLAYS[:3]
+_P3T = SUIT_PLAYS_THROW[3]
+
+# S6: every 3-card subset as its canonical string -> its mask. Any order is accepted.
+PASS_CODES: dict[int, tuple[str, ...]] = {  # 3-card mask -> its codes
+    BIT[a] | BIT[b] | BIT[c]: (CODES[a], CODES[b], CODES[c])
+    for a, b, c in combinations(range(N_CARDS), PASS_SIZE)
+}
+PASS_MASK = {"pass:" + ",".join(codes): mask for mask, codes in PASS_CODES.items()}
+
+# The 56 pass actions of any 8-card hand come from one template, written in terms of
+# positions in the sorted hand: byte 2p stands for the suit letter of the p-th card and
+# byte 2p+1 for its rank. One bytes.translate (in C) fills in a hand's 16 letters, which
+# is several times faster than building 56 strings in Python.
+_PASS_TEMPLATE = b"|".join(
+    b"pass:" + b",".join(bytes((2 * p, 2 * p + 1)) for p in positions)
+    for positions in combinations(range(HAND_SIZE), PASS_SIZE)
+)
+_TRANSLATE_TAIL = bytes(range(2 * HAND_SIZE, 256))  # every other byte maps to itself
+# _B0.._B3[m]: the codes of the cards of a suit whose rank bits are m, run together
+# (b"L7LO"); a hand's four of them are the 16 letters the template needs.
+_B0, _B1, _B2, _B3 = (tuple("".join(codes).encode() for codes in table) for table in SUIT_CODES)
+# hand mask -> its pass actions joined by "|": repeated asks for one hand (a renderer, a
+# player) skip the translation; a handful of hands is all that is ever asked twice.
+_PASS_TEXT: dict[int, str] = {}
+PASS_CACHE_SIZE = 8
+
+# to_act while passing, by the mask of seats that have passed.
+PASS_TO_ACT = tuple(tuple(s for s in range(N_SEATS) if not done >> s & 1) for done in range(16))
+
+WORD_HINT = f"The word must be {MIN_WORD} to {MAX_WORD} letters"
+
+
+def play_list(hand: int) -> list[str]:
+    """Every card of ``hand`` as a play action, plus "throw" (leading, or void: S8)."""
+    return [
+        *_P0[hand & 255],
+        *_P1[hand >> 8 & 255],
+        *_P2[hand >> 16 & 255],
+        *_P3T[hand >> 24],
+    ]
+
+
+def pass_list(hand: int) -> list[str]:
+    """The 56 pass actions of an 8-card hand, in combination order of the sorted hand."""
+    text = _PASS_TEXT.get(hand)
+    if text is None:
+        if len(_PASS_TEXT) >= PASS_CACHE_SIZE:
+            _PASS_TEXT.clear()
+        letters = _B0[hand & 255] + _B1[hand >> 8 & 255] + _B2[hand >> 16 & 255]
+        table = letters + _B3[hand >> 24] + _TRANSLATE_TAIL
+        text = _PASS_TEXT[hand] = _PASS_TEMPLATE.translate(table).decode()
+    return text.split("|")  # a fresh list every time: callers may mutate it
+
+
+# A random deal is drawn as one uniform number in [0, 32! / 8!^4), the count of ordered
+# deals, and decoded with tables instead of shuffling 32 cards in Python: the number picks
+# the 16 cards of seats 0 and 1 (as k cards among the low 16 and 16 - k among the high 16),
+# then which 8 of each 16 go to seats 0 and 2. Every deal comes out exactly once.
+N_DEALS = factorial(N_CARDS) // factorial(HAND_SIZE) ** N_SEATS
+HALVES = comb(16, 8)  # ways to split 16 cards into two hands
+COMB16 = tuple(comb(16, k) for k in range(17))
+BY_POPCOUNT = sorted(range(1 << 16), key=int.bit_count)  # 16-bit masks, by popcount
+POPCOUNT_START = [sum(comb(16, j) for j in range(k)) for k in range(17)]
+TEAM_START = list(accumulate((comb(16, k) * comb(16, 16 - k) for k in range(16)), initial=0))
+LOW_BITS = tuple((1 << n) - 1 for n in range(9))
+POP8 = tuple(m.bit_count() for m in range(256))
+# DEPOSIT[m << 8 | bits]: the low bits of ``bits`` moved onto the set bits of the byte m.
+# Built from smaller bytes: bit 0 of ``bits`` takes the lowest card of m, the rest recurse.
+DEPOSIT = [0] * (1 << 16)
+for _m in range(1, 256):
+    _low = _m & -_m
+    for _bits in range(1 << POP8[_m]):
+        _rest = DEPOSIT[(_m ^ _low) << 8 | _bits >> 1]
+        DEPOSIT[_m << 8 | _bits] = _rest | _low if _bits & 1 else _rest
+
+
+def deposit(mask: int, pattern: int) -> int:
+    """The cards of ``mask`` picked by the bits of ``pattern`` (the n-th lowest card of the
+    mask is taken when bit n of the pattern is set), one byte of the mask at a time."""
+    b0, b1, b2, b3 = mask & 255, mask >> 8 & 255, mask >> 16 & 255, mask >> 24
+    out = DEPOSIT[b0 << 8 | pattern & LOW_BITS[POP8[b0]]]
+    pattern >>= POP8[b0]
+    out |= DEPOSIT[b1 << 8 | pattern & LOW_BITS[POP8[b1]]] << 8
+    pattern >>= POP8[b1]
+    out |= DEPOSIT[b2 << 8 | pattern & LOW_BITS[POP8[b2]]] << 16
+    pattern >>= POP8[b2]
+    return out | DEPOSIT[b3 << 8 | pattern] << 24
+
+
+def random_deal(rng) -> list[int]:
+    """S5: four uniformly random hands of 8 (masks, in dealing order) from ``rng``."""
+    rest, first = divmod(rng.randrange(N_DEALS), HALVES)
+    team, second = divmod(rest, HALVES)
+    low = bisect_right(TEAM_START, team) - 1  # how many of the 16 are low cards
+    i, j = divmod(team - TEAM_START[low], COMB16[16 - low])
+    pair = BY_POPCOUNT[POPCOUNT_START[low] + i] | BY_POPCOUNT[POPCOUNT_START[16 - low] + j] << 16
+    others = pair ^ 0xFFFFFFFF
+    hand0 = deposit(pair, BY_POPCOUNT[POPCOUNT_START[8] + first])
+    hand2 = deposit(others, BY_POPCOUNT[POPCOUNT_START[8] + second])
+    return [hand0, pair ^ hand0, hand2, others ^ hand2]
+
+
+def deal_masks(deck: list[int]) -> list[int]:
+    """S5: the four hands as masks, in dealing order (card i to the i mod 4-th seat)."""
+    h0 = h1 = h2 = h3 = 0
+    for c0, c1, c2, c3 in zip(deck[0::4], deck[1::4], deck[2::4], deck[3::4], strict=True):
+        h0 |= BIT[c0]
+        h1 |= BIT[c1]
+        h2 |= BIT[c2]
+        h3 |= BIT[c3]
+    return [h0, h1, h2, h3]
+
+
+def pack_deck(deck: list[int]) -> str:
+    """A deck as 32 characters (one per card) to keep stacked decks small in the state."""
+    return "".join(chr(48 + c) for c in deck)
+
+
+def unpack_deck(packed: str) -> list[int]:
+    return [ord(ch) - 48 for ch in packed]
+
+
+# --- state -------------------------------------------------------------------------------
+
+
+class State:
+    """One match. Masks are 32-bit ints over card ints; seats are 0..3 clockwise."""
+
+    __slots__ = (
+        "deal",  # 1 for the first deal
+        "dealer",
+        "decks",  # stacked decks still to deal (packed strings), from the "decks" option
+        "hands",  # per seat, a card mask
+        "last",  # the last completed trick as [leader, [cards]], or None (S10)
+        "leader",  # the seat that led the trick in progress
+        "letters",  # per seat, letters of the word received so far (a count)
+        "ober",  # the seat that took the Ober of Leaves this deal, or -1
+        "passed",  # mask of the seats that have passed this deal
+        "passes",  # per seat, the mask of the 3 cards it passed this deal (0: not yet)
+        "phase",  # PASS, PLAY or OVER
+        "points",  # per seat, this deal's penalty points (S13)
+        "previous",  # summary of the previous deal (for the table), or None
+        "seed",  # the match seed; deal n is shuffled by rng_for(seed, "deal", n)
+        "taken",  # per seat, mask of the cards taken this deal
+        "trick",  # cards of the trick in progress, in play order from the leader
+        "turn",  # the seat to play
+        "word",  # S15: the game word
+    )
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        new.seed, new.word, new.decks = self.seed, self.word, self.decks[:]
+        new.deal, new.dealer, new.letters = self.deal, self.dealer, self.letters[:]
+        new.phase, new.hands, new.passes = self.phase, self.hands[:], self.passes[:]
+        new.passed, new.turn, new.leader = self.passed, self.turn, self.leader
+        new.trick, new.points, new.taken = self.trick[:], self.points[:], self.taken[:]
+        new.ober = self.ober
+        new.last = None if self.last is None else [self.last[0], self.last[1][:]]
+        new.previous = self.previous  # never mutated, only replaced
+        return new
+
+
+# --- the rules ---------------------------------------------------------------------------
+
+
+class SmokingCatRules(Rules):
+    slug = "smoking_cat"
+    name = "Smoking Cat"
+    min_players = N_SEATS
+    max_players = N_SEATS
+
+    # -- setup ---------------------------------------------------------------------------
+
+    def setup(self, n_players: int, seed: int, options: dict | None = None) -> State:
+        self.check_players(n_players)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"the seed must be an int, not {seed!r}")
+        word, dealer, decks = parse_options(options or {})
+        st = State()
+        st.seed, st.word, st.decks = seed, word, decks
+        if dealer is None:  # S4: the first dealer is chosen at random
+            dealer = rng_for(seed, "dealer").randrange(N_SEATS)
+        st.deal, st.dealer, st.letters = 1, dealer, [0] * N_SEATS
+        st.previous = None
+        self._deal(st)
+        return st
+
+    def _deal(self, st: State) -> None:
+        """S5: 32 cards clockwise from the dealer's left, 8 each; then passing (S6)."""
+        if st.decks:  # a stacked deck: card i goes to seat (dealer + 1 + i) mod 4
+            dealt = deal_masks(unpack_deck(st.decks.pop(0)))
+        else:
+            dealt = random_deal(rng_for(st.seed, "deal", st.deal))
+        first = st.dealer + 1
+        st.hands = [dealt[(s - first) & 3] for s in range(N_SEATS)]
+        st.phase = PASS
+        st.passes = [0] * N_SEATS
+        st.passed = 0
+        st.turn = st.leader = first & 3  # S7 (used once passing is over)
+        st.trick = []
+        st.points = [0] * N_SEATS
+        st.taken = [0] * N_SEATS
+        st.ober = -1
+        st.last = None
+
+    def n_players(self, state: State) -> int:
+        return N_SEATS
+
+    # -- whose turn, what is legal --------------------------------------------------------
+
+    def to_act(self, state: State) -> list[int]:
+        phase = state.phase
+        if phase == PLAY:
+            return [state.turn]
+        if phase == PASS:  # S6: simultaneous
+            return list(PASS_TO_ACT[state.passed])
+        return []
+
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        phase = state.phase
+        if phase == PLAY:
+            if seat != state.turn:
+                return []
+            hand = state.hands[seat]
+            trick = state.trick
+            if trick:  # S8: follow the suit led when you can
+                lead = trick[0] >> 3
+                held = hand >> (lead << 3) & 255
+                if held:
+                    return SUIT_PLAYS_THROW[lead][held][:]
+            return play_list(hand)
+        if phase == PASS and seat in PASS_TO_ACT[state.passed]:
+            return pass_list(state.hands[seat])
+        return []
+
+    # -- apply ----------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, action: str) -> list[dict]:
+        # The common cases (a legal card play, a legal pass in canonical order) run
+        # inline; everything else, including every illegal action, goes through
+        # _apply_other, which explains the refusal.
+        phase = state.phase
+        if phase == PASS:
+            mask = PASS_MASK.get(action)
+            if (
+                mask is not None
+                and seat in PASS_TO_ACT[state.passed]
+                and state.hands[seat] & mask == mask
+            ):
+                return self._pass(state, seat, mask)
+        elif phase == PLAY and seat == state.turn:
+            card = PLAY_CARD.get(action)
+            if card is not None:
+                hands = state.hands
+                hand = hands[seat]
+                bit = 1 << card
+                trick = state.trick
+                if hand & bit:
+                    if trick:
+                        lead = trick[0] >> 3
+                        if card >> 3 != lead and hand >> (lead << 3) & 255:
+                            raise IllegalAction(f"You must follow suit ({SUIT_NAMES[lead]}).")
+                    hands[seat] = hand ^ bit
+                    trick.append(card)
+                    # A literal dict, not event(): this is the hottest path of the engine.
+                    ev = {"type": "play", "to": None, "seat": seat, "card": CODES[card]}
+                    if len(trick) < N_SEATS:
+                        state.turn = (seat + 1) & 3
+                        return [ev]
+                    return self._end_trick(state, [ev])
+        return self._apply_other(state, seat, action)
+
+    def _apply_other(self, st: State, seat: int, action: str) -> list[dict]:
+        if st.phase == OVER:
+            raise IllegalAction("The match is over.")
+        if not isinstance(action, str):
+            raise IllegalAction("Unknown action.")
+        if st.phase == PASS:
+            if seat not in PASS_TO_ACT[st.passed]:
+                if seat in range(N_SEATS):
+                    raise IllegalAction("You have already passed; wait for the others.")
+                raise IllegalAction("It is not your turn.")
+            if action.startswith("pass:"):
+                mask = parse_pass(action)  # cards in any order: S6 asks only for three
+                hand = st.hands[seat]
+                if hand & mask != mask:
+                    raise IllegalAction(f"You do not hold {', '.join(mask_codes(mask & ~hand))}.")
+                return self._pass(st, seat, mask)
+            if action == THROW:
+                raise IllegalAction("You cannot throw down while cards are being passed.")
+            if action.startswith("play:"):
+                raise IllegalAction("Pass three cards to your left first.")
+            raise IllegalAction(f"Unknown action {action[:40]!r}.")
+        if seat != st.turn:
+            raise IllegalAction("It is not your turn.")
+        if action == THROW:
+            return self._throw(st, seat)
+        if action.startswith("play:"):
+            code = action[5:]
+            if code not in CARD:
+                raise IllegalAction(f"There is no card {code[:8]!r}.")
+            raise IllegalAction(f"You do not hold {code}.")
+        if action.startswith("pass:"):
+            raise IllegalAction("Passing is over for this deal.")
+        raise IllegalAction(f"Unknown action {action[:40]!r}.")
+
+    def _pass(self, st: State, seat: int, mask: int) -> list[dict]:
+        """S6: three cards (a checked mask) face down to the left; they stay in transit
+        until all four have passed, and a seat sees what it received only after its own
+        pass."""
+        st.hands[seat] ^= mask
+        st.passes[seat] = mask
+        passed = st.passed = st.passed | 1 << seat
+        left, right = (seat + 1) & 3, (seat - 1) & 3
+        events = [{"type": "pass", "to": None, "seat": seat}]
+        if passed >> right & 1:  # this seat may now see what its right neighbour sent
+            cards = list(PASS_CODES[st.passes[right]])
+            events.append({"type": "received", "to": [seat], "seat": seat, "cards": cards})
+        if passed >> left & 1:  # the left neighbour passed earlier and now sees these
+            cards = list(PASS_CODES[mask])
+            events.append({"type": "received", "to": [left], "seat": left, "cards": cards})
+        if passed == 15:  # S6: play starts once all four have passed
+            passes = st.passes
+            st.hands = [h | passes[(s - 1) & 3] for s, h in enumerate(st.hands)]
+            st.phase = PLAY
+            events.append({"type": "play_start", "to": None, "leader": st.leader})
+        return events
+
+    def _end_trick(self, st: State, events: list[dict]) -> list[dict]:
+        """S9: the highest card of the suit led takes the trick; S11: the deal ends when
+        the cards run out (reason "all_played", even if the last trick also brings
+        someone to 17) or when someone reaches 17 points earlier ("reached_17")."""
+        trick = st.trick
+        c0, c1, c2, c3 = trick
+        lead = c0 >> 3
+        best, win = c0, 0
+        # Same suit means the same block of 8 ints, so a higher int is a higher rank.
+        if c1 > best and c1 >> 3 == lead:
+            best, win = c1, 1
+        if c2 > best and c2 >> 3 == lead:
+            best, win = c2, 2
+        if c3 > best and c3 >> 3 == lead:
+            best, win = c3, 3
+        winner = (st.leader + win) & 3
+        pts = POINTS[c0] + POINTS[c1] + POINTS[c2] + POINTS[c3]
+        cards = (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
+        st.taken[winner] |= cards
+        if cards & OBER_BIT:
+            st.ober = winner
+        last_trick = not st.hands[0]  # every hand empties on the same trick
+        if last_trick:
+            pts += LAST_TRICK  # S3
+        total = st.points[winner] + pts
+        st.points[winner] = total
+        events.append(
+            {
+                "type": "trick",
+                "to": None,
+                "leader": st.leader,
+                "cards": [CODES[c0], CODES[c1], CODES[c2], CODES[c3]],
+                "winner": winner,
+                "points": pts,
+            }
+        )
+        st.last = [st.leader, trick]
+        st.trick = []
+        st.leader = st.turn = winner
+        if last_trick:
+            self._end_deal(st, "all_played", events)
+        elif total >= LOSING_POINTS:
+            self._end_deal(st, "reached_17", events)
+        return events
+
+    def _throw(self, st: State, seat: int) -> list[dict]:
+        """S12: the thrower takes every card still in a hand and the trick in progress,
+        with the last trick's 5 points, and loses the deal whatever the others hold."""
+        h0, h1, h2, h3 = st.hands
+        rest = h0 | h1 | h2 | h3
+        for card in st.trick:
+            rest |= 1 << card
+        pts = mask_points(rest) + LAST_TRICK
+        st.points[seat] += pts
+        st.taken[seat] |= rest
+        if rest & OBER_BIT:
+            st.ober = seat
+        st.hands = [0] * N_SEATS
+        st.trick = []
+        # The thrown cards go face down to the thrower's pile: the event does not name them.
+        events = [{"type": "throw", "to": None, "seat": seat, "points": pts}]
+        self._end_deal(st, "throw", events, thrower=seat)
+        return events
+
+    def _end_deal(self, st: State, reason: str, events: list[dict], thrower: int = -1) -> None:
+        """S14-S16: who lost the deal, their letters, then the next deal or the end."""
+        points = st.points
+        if thrower >= 0:
+            losers = [thrower]  # S12 (interpretation): throwing down concedes the deal
+        else:
+            top = max(points)
+            losers = [s for s in range(N_SEATS) if points[s] == top]
+            if len(losers) > 1 and st.ober in losers:
+                losers = [st.ober]  # S14: among the tied, whoever took the Ober loses
+        letters = st.letters
+        for s in losers:
+            letters[s] += 1  # S15
+        ober = None if st.ober < 0 else st.ober
+        # points (S13) are forgotten by the rules, but the table shows the last result
+        st.previous = {
+            "deal": st.deal,
+            "points": points[:],
+            "losers": losers,
+            "reason": reason,
+            "taken_ober": ober,
+        }
+        events.append(
+            {
+                "type": "deal_end",
+                "to": None,
+                "deal": st.deal,
+                "points": points[:],
+                "losers": losers[:],
+                "reason": reason,
+                "taken_ober": ober,
+                "letters": self.letter_strings(st),
+            }
+        )
+        if max(letters) >= len(st.word):
+            self._end_match(st, events)
+            return
+        dealer = losers[0]  # S4: the loser deals
+        if len(losers) > 1:  # S14 (interpretation): the first tied loser after the dealer
+            dealer = next(s for k in (1, 2, 3, 4) if (s := (st.dealer + k) & 3) in losers)
+        st.deal += 1
+        st.dealer = dealer
+        self._deal(st)
+        events.append({"type": "deal", "to": None, "deal": st.deal, "dealer": dealer})
+
+    def _end_match(self, st: State, events: list[dict]) -> None:
+        """S16: whoever spelled the whole word loses the match."""
+        st.phase = OVER
+        result = self.outcome(st)
+        events.append(event("match_end", **result))
+
+    # -- S17: moderation ------------------------------------------------------------------
+
+    def adjust_letters(self, state: State, seat: int, delta: int, reason: str = "") -> list[dict]:
+        """S17: an administrator awards (+1) or removes (-1) a letter, with a reason.
+        Awarding the last letter ends the match, as losing a deal would."""
+        if state.phase == OVER:
+            raise IllegalAction("The match is over; its letters can no longer change.")
+        if isinstance(seat, bool) or seat not in range(N_SEATS):
+            raise IllegalAction(f"There is no seat {seat!r}.")
+        if isinstance(delta, bool) or delta not in (1, -1):
+            raise IllegalAction("A letter can only be awarded (+1) or removed (-1).")
+        if reason is None:
+            reason = ""
+        if not isinstance(reason, str):
+            raise IllegalAction("The reason must be text.")
+        count = state.letters[seat]
+        if delta < 0 and count == 0:
+            raise IllegalAction("That player has no letter to remove.")
+        letter = state.word[count] if delta > 0 else state.word[count - 1]
+        state.letters[seat] = count + delta
+        events = [
+            event(
+                "letter_adjusted",
+                seat=seat,
+                delta=delta,
+                letter=letter,
+                reason=reason,
+                letters=self.letter_strings(state),
+            )
+        ]
+        if state.letters[seat] >= len(state.word):
+            self._end_match(state, events)
+        return events
+
+    # -- views and results ---------------------------------------------------------------
+
+    def letter_strings(self, st: State) -> list[str]:
+        return [st.word[:n] for n in st.letters]
+
+    def view(self, state: State, seat: int | None) -> dict:
+        st = state
+        last = st.last
+        trick_leader = st.leader
+        view = {
+            "deal": st.deal,
+            "dealer": st.dealer,
+            "word": st.word,
+            "letters": self.letter_strings(st),
+            "points": st.points[:],
+            "trick": [[(trick_leader + i) % N_SEATS, CODES[c]] for i, c in enumerate(st.trick)],
+            # S10: the last completed trick stays visible until the next one completes
+            "last_trick": []
+            if last is None
+            else [[(last[0] + i) % N_SEATS, CODES[c]] for i, c in enumerate(last[1])],
+            "taken_ober": None if st.ober < 0 else st.ober,
+            "phase": PHASES[st.phase],
+            "to_act": self.to_act(st),
+            "turn": st.turn if st.phase == PLAY else None,
+            "hand_sizes": [h.bit_count() for h in st.hands],
+            "passed": [bool(st.passed >> s & 1) for s in range(N_SEATS)],
+            "lead_suit": SUITS[st.trick[0] >> 3] if st.trick else None,
+            "previous": copy_summary(st.previous),
+        }
+        if seat is not None and seat in range(N_SEATS):
+            view["seat"] = seat
+            view["hand"] = mask_codes(st.hands[seat])
+            view["passed_cards"] = mask_codes(st.passes[seat])
+            right = (seat - 1) % N_SEATS
+            # S6: received cards are shown after one's own pass, once they were sent
+            sees = st.passed >> seat & 1 and st.passed >> right & 1
+            view["received"] = mask_codes(st.passes[right]) if sees else None
+        return view
+
+    def outcome(self, state: State) -> dict | None:
+        if state.phase != OVER:
+            return None
+        letters = state.letters[:]
+        n = len(state.word)
+        return {
+            "scores": letters,
+            # S16: fewer letters is better; ties share the place
+            "ranks": ranks_from([-count for count in letters]),
+            "losers": [s for s in range(N_SEATS) if letters[s] >= n],
+        }
+
+    # -- persistence ----------------------------------------------------------------------
+
+    def dump(self, state: State) -> dict:
+        st = state
+        return {
+            "seed": st.seed,
+            "word": st.word,
+            "decks": st.decks[:],
+            "deal": st.deal,
+            "dealer": st.dealer,
+            "letters": st.letters[:],
+            "phase": st.phase,
+            "hands": st.hands[:],
+            "passes": st.passes[:],
+            "passed": st.passed,
+            "turn": st.turn,
+            "leader": st.leader,
+            "trick": st.trick[:],
+            "points": st.points[:],
+            "taken": st.taken[:],
+            "ober": st.ober,
+            "last": None if st.last is None else [st.last[0], st.last[1][:]],
+            "previous": copy_summary(st.previous),
+        }
+
+    def load(self, data: dict) -> State:
+        st = State()
+        for key in State.__slots__:
+            value = data[key]
+            setattr(st, key, value[:] if isinstance(value, list) else value)
+        if st.last is not None:
+            st.last = [st.last[0], st.last[1][:]]
+        st.previous = copy_summary(st.previous)
+        return st
+
+    def clone(self, state: State) -> State:
+        return state.copy()
+
+
+# --- options and parsing -------------------------------------------------------------------
+
+
+def parse_options(options: dict) -> tuple[str, int | None, list[str]]:
+    """Validate the options: ``word`` (S15), ``dealer`` (S4), ``decks`` (stacked deals)."""
+    if not isinstance(options, dict):
+        raise ValueError("options must be a dict")
+    unknown = set(options) - OPTION_KEYS
+    if unknown:
+        raise ValueError(
+            f"unknown Smoking Cat options: {', '.join(sorted(map(str, unknown)))}"
+            f" (known: {', '.join(sorted(OPTION_KEYS))})"
+        )
+    word = options.get("word", DEFAULT_WORD)
+    if not isinstance(word, str) or not word.isalpha():
+        raise ValueError(f"{WORD_HINT}, not {word!r}")
+    if not MIN_WORD <= len(word) <= MAX_WORD:
+        raise ValueError(f"{WORD_HINT}; {word!r} has {len(word)}")
+    dealer = options.get("dealer")
+    if dealer is not None and (
+        isinstance(dealer, bool) or not isinstance(dealer, int) or dealer not in range(N_SEATS)
+    ):
+        raise ValueError(f"the dealer must be a seat from 0 to 3, not {dealer!r}")
+    decks = options.get("decks") or []
+    if not isinstance(decks, (list, tuple)):
+        raise ValueError("decks must be a list of decks (each a list of 32 card codes)")
+    packed = []
+    for n, deck in enumerate(decks, 1):
+        if not isinstance(deck, (list, tuple)) or len(deck) != N_CARDS:
+            raise ValueError(f"deck {n} must be a list of the 32 card codes")
+        bad = [code for code in deck if not isinstance(code, str) or code not in CARD]
+        if bad:
+            raise ValueError(f"deck {n} has unknown cards: {bad[:5]}")
+        if len(set(deck)) != N_CARDS:
+            raise ValueError(f"deck {n} repeats cards; it must hold each of the 32 once")
+        packed.append(pack_deck([CARD[code] for code in deck]))
+    return word, dealer, packed
+
+
+def copy_summary(summary: dict | None) -> dict | None:
+    """A copy of a deal summary that shares no list with the state."""
+    if summary is None:
+        return None
+    return {key: value[:] if isinstance(value, list) else value for key, value in summary.items()}
+
+
+def parse_pass(action: str) -> int:
+    """The mask of a pass written in any order, or IllegalAction explaining why not."""
+    codes = action[5:].split(",")
+    if len(codes) != PASS_SIZE:
+        raise IllegalAction("Pass exactly three cards, e.g. pass:LO,HA,HK.")
+    mask = 0
+    for code in codes:
+        if code not in CARD:
+            raise IllegalAction(f"There is no card {code[:8]!r}.")
+        mask |= 1 << CARD[code]
+    if mask.bit_count() != PASS_SIZE:
+        raise IllegalAction("Pass three different cards.")
+    return mask
+
+
+RULES = SmokingCatRules()

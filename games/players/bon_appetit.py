@@ -1,0 +1,20 @@
+"""Computer player for Bon Appétit!.
+
+There are no decisions in this game (B15): the only legal action is ever "flip", so the
+heuristic player simply flips. It cannot play better than a random player, and the arena
+shows equal win rates, which is the honest result.
+"""
+
+from __future__ import annotations
+
+import random
+
+
+class FlipPlayer:
+    """Turns up the top card: the one thing a Bon Appétit! player can do."""
+
+    def choose(self, view: dict, legal: list[str], rng: random.Random) -> str:
+        return "flip" if "flip" in legal else legal[0]
+
+
+HEURISTIC = FlipPlayer()

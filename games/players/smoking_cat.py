@@ -1,0 +1,130 @@
+"""A heuristic Smoking Cat player: keep your penalty points low, like a Hearts player.
+
+It sees only its seat's view and legal actions (no card counting beyond the trick on the
+table: S10 forbids looking back). Passing sheds the Ober of Leaves, the high hearts, the
+cards that could be forced to capture the Ober, and the high cards of short suits. In
+play it ducks under the winning card when it can, dumps the Ober and high hearts when it
+cannot follow, and throws down only when the deal is lost whatever happens.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engines.smoking_cat import CARD, DEAL_TOTAL, POINTS, RANKS, THROW
+
+OBER = "LO"
+
+
+def suit(code: str) -> str:
+    return code[0]
+
+
+def rank(code: str) -> int:
+    return RANKS.index(code[1])
+
+
+def points(code: str) -> int:
+    return POINTS[CARD[code]]
+
+
+def pass_danger(code: str, hand: list[str]) -> float:
+    """How much a card in hand is worth passing on (higher: pass it first)."""
+    s, r = suit(code), rank(code)
+    length = sum(1 for c in hand if suit(c) == s)
+    if code == OBER:
+        return 100.0
+    if s == "H":
+        return 20.0 + 8 * r  # HA 76 ... H7 20: high hearts win tricks full of points
+    danger = 3.0 * r
+    if s == "L" and r > rank(OBER):
+        danger += 30  # the Leaves King and Ace can be made to capture the Ober
+    if length <= 2:
+        danger += 10  # shedding a short suit makes a void to discard into
+    return danger
+
+
+def winning_rank(trick: list[list]) -> int:
+    """The rank of the card now winning the trick (S9)."""
+    lead = suit(trick[0][1])
+    return max(rank(code) for _, code in trick if suit(code) == lead)
+
+
+def hopeless(view: dict) -> bool:
+    """True when nobody can catch up with this seat's points in this deal: it loses the
+    deal whatever happens, so throwing down (S12) costs nothing."""
+    pts = view["points"]
+    me = view["seat"]
+    remaining = DEAL_TOTAL - sum(pts)
+    best_other = max(p for s, p in enumerate(pts) if s != me)
+    return pts[me] > best_other + remaining
+
+
+class SmokingCatHeuristic:
+    def choose(self, view: dict, legal: list[str], rng: random.Random) -> str:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if legal[0].startswith("pass:"):
+            return self.choose_pass(view, legal)
+        if THROW in legal and hopeless(view):
+            return THROW
+        plays = [a[5:] for a in legal if a.startswith("play:")]
+        if not plays:
+            return legal[0]
+        trick = view["trick"]
+        if not trick:
+            card = self.lead(plays, view["hand"])
+        elif suit(plays[0]) == suit(trick[0][1]):
+            card = self.follow(plays, trick)
+        else:
+            card = self.discard(plays, view["hand"])
+        return "play:" + card
+
+    def choose_pass(self, view: dict, legal: list[str]) -> str:
+        hand = view["hand"]
+        worst = sorted(hand, key=lambda c: pass_danger(c, hand), reverse=True)[:3]
+        action = "pass:" + ",".join(sorted(worst, key=CARD.get))
+        return action if action in legal else legal[0]
+
+    def lead(self, plays: list[str], hand: list[str]) -> str:
+        """Lead low, in a suit where someone else is likely to win; flush the Ober out
+        with low Leaves when this seat holds none of the Leaves that could capture it."""
+        safe_leaves = not any(c in hand for c in ("LO", "LK", "LA"))
+
+        def cost(code: str) -> tuple:
+            bias = 0
+            if code == OBER:
+                bias = 50
+            elif suit(code) == "H":
+                bias = 2 + points(code)
+            elif suit(code) == "L" and safe_leaves:
+                bias = -2
+            elif suit(code) == "L" and rank(code) > rank(OBER):
+                bias = 6  # might win a Leaves trick with the Ober dumped into it
+            return (rank(code) + bias, code)
+
+        return min(plays, key=cost)
+
+    def follow(self, plays: list[str], trick: list[list]) -> str:
+        """Duck: the highest card that still loses the trick. When every card would win,
+        the last to play takes it with its highest card (sparing the Ober); earlier
+        seats play their lowest and hope to be overtaken."""
+        top = winning_rank(trick)
+        under = [c for c in plays if rank(c) < top]
+        if under:
+            return max(under, key=rank)
+        if len(trick) == 3:
+            return min(plays, key=lambda c: (points(c), -rank(c)))
+        return min(plays, key=lambda c: (c == OBER, rank(c)))
+
+    def discard(self, plays: list[str], hand: list[str]) -> str:
+        """Void in the suit led: this card cannot win, so shed the most dangerous one."""
+        if OBER in plays:
+            return OBER
+        hearts = [c for c in plays if suit(c) == "H"]
+        if hearts:
+            return max(hearts, key=rank)
+        return max(plays, key=lambda c: pass_danger(c, hand))
+
+
+HEURISTIC = SmokingCatHeuristic()

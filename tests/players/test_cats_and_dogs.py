@@ -1,0 +1,100 @@
+"""The Come Cani e Gatti heuristic: legal, sensible on stacked tables, better than random."""
+
+from __future__ import annotations
+
+import random
+
+from games.engines import get_rules
+from games.engines.cats_and_dogs_data import ANIMALS
+from games.players import RandomPlayer, act, get_player
+from games.players.arena import play
+
+R = get_rules("cats_and_dogs")
+HEURISTIC = get_player("cats_and_dogs")
+ID = {a.name: i for i, a in enumerate(ANIMALS)}
+LAYOUT = [ID["Max"], ID["Clarence"], ID["Rex"], ID["Luna"]]  # dog, cat, dog, cat
+MAX, CLARENCE, REX, LUNA = range(4)
+
+
+def game(**options):
+    options.setdefault("layout", LAYOUT)
+    options.setdefault("first", 0)
+    return R.setup(2, 3, options)
+
+
+def choice(state) -> str:
+    seat = R.to_act(state)[0]
+    return act(R, state, seat, HEURISTIC, random.Random(0))
+
+
+def test_heuristic_picks_legal_actions_at_every_table_size():
+    for n in range(2, 7):
+        for seed in range(8):
+            state = R.setup(n, seed)
+            rng = random.Random(seed)
+            while seats := R.to_act(state):
+                legal = R.legal_actions(state, seats[0])
+                action = HEURISTIC.choose(R.view(state, seats[0]), legal, rng)
+                assert action in legal
+                R.apply(state, seats[0], action)
+
+
+def test_marks_the_animal_whose_food_favours_it():
+    state = game(plates=[["b6"], ["b5"], ["f3"], []])  # Max +6, Clarence -5, Rex -3
+    assert choice(state) == f"mark:{MAX}"
+
+
+def test_feeds_fish_to_its_cat_and_bones_to_the_rivals_cat():
+    markers = [[], [0], [], [1]]  # seat 0 holds Clarence, seat 1 holds Luna (both cats)
+    state = game(markers=markers, food=["f5", "b6", "b1"], hands=[[], []])
+    R.apply(state, 0, "mark:1")
+    R.apply(state, 0, "draw")
+    assert choice(state) == f"feed:{CLARENCE}"
+    state = game(markers=markers, food=["b6", "f5", "b1"], hands=[[], []])
+    R.apply(state, 0, "mark:1")
+    R.apply(state, 0, "draw")
+    assert choice(state) == f"feed:{LUNA}"
+
+
+def test_stops_feeding_its_cat_when_the_unseen_food_is_mostly_bones():
+    fish = [["f1", "f2", "f3", "f4", "f5"], [], ["f1", "f2", "f3", "f4", "f6"], []]
+    state = game(plates=fish, markers=[[], [0], [], [1]], hands=[[], []])
+    R.apply(state, 0, "mark:1")
+    R.apply(state, 0, "draw")
+    R.apply(state, 0, f"feed:{CLARENCE}")
+    assert choice(state) == "stop"
+    state = game(plates=fish, markers=[[], [0], [], [1]], hands=[[], []])
+    R.apply(state, 0, "mark:1")
+    R.apply(state, 0, "draw")
+    R.apply(state, 0, f"feed:{LUNA}")  # the rival's cat: more bones are welcome
+    assert choice(state) == "more"
+
+
+def test_cleans_a_bowl_that_hurts_it():
+    state = game(
+        plates=[[], ["b5", "b6"], [], []], markers=[[], [0], [], []], hands=[["clean"], []]
+    )
+    R.apply(state, 0, "mark:3")
+    assert choice(state) == f"clean:{CLARENCE}"
+
+
+def test_shoos_a_rival_off_a_good_animal():
+    state = game(plates=[["b5", "b6"], [], [], []], markers=[[1], [], [], []], hands=[["shoo"], []])
+    R.apply(state, 0, "mark:3")
+    assert choice(state) == f"shoo:{MAX}:1"
+
+
+def test_keeps_its_card_when_it_gains_nothing():
+    state = game(plates=[["b1"], [], [], []], markers=[[], [], [], []], hands=[["clean"], []])
+    R.apply(state, 0, "mark:3")
+    assert choice(state) == "draw"
+
+
+def test_heuristic_beats_random():
+    wins = 0
+    games = 150
+    for i in range(games):
+        players = [RandomPlayer() for _ in range(4)]
+        players[i % 4] = HEURISTIC
+        wins += play(R, 4, 50_000 + i, players)["ranks"][i % 4] == 1
+    assert wins / games > 0.6  # random wins about a quarter of four-player games
