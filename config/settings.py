@@ -122,12 +122,23 @@ CELERY_RESULT_EXPIRES = timedelta(hours=1)
 CELERY_TIMEZONE = "UTC"
 # A task is acknowledged after it ran, one at a time: a killed worker's task is delivered
 # again. The database stays the source of truth either way (pending moves are swept).
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=60)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=50)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Results are not needed for game work (the database has them); tasks that are awaited
+# (the health ping) ask for theirs.
+CELERY_TASK_IGNORE_RESULT = True
+# With Redis down, a submission must not hang: give up quickly, the sweep re-queues.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "games.tasks.sweep", "schedule": env.float("SWEEP_SECONDS", default=5.0)},

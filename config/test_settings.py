@@ -7,9 +7,16 @@ points them at PostgreSQL and Redis, a newcomer's run uses SQLite and in-process
 import os
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-not-a-secret")
+# Each test run has its own queue (worker processes started by tests inherit it), so runs
+# sharing one Redis never take each other's tasks.
+os.environ.setdefault("CELERY_QUEUE", f"catclub-test-{os.getpid()}")
 
 from config.settings import *  # noqa: F403
 
+if DB_VENDOR == "postgresql":  # noqa: F405
+    # Likewise its own test database on a shared PostgreSQL server.
+    _name = DATABASES["default"]["NAME"]  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{_name}_{os.getpid()}"}  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Tests run tasks in-process unless a test starts a real worker (see tests/conftest.py).
 CELERY_TASK_ALWAYS_EAGER = True

@@ -1,6 +1,6 @@
 """The game processor: one game at a time, under a lock, from the move log.
 
-``process(game_id)`` takes the game's row lock (``SELECT ... FOR UPDATE`` on PostgreSQL; on
+``process(game_id)`` takes the game's row lock (``FOR NO KEY UPDATE`` on PostgreSQL; on
 SQLite every transaction begins IMMEDIATE, which serialises writers), applies the pending
 moves in the order they were recorded, lets computer seats act until a human must, acts for
 humans whose deadline passed, and stores the new state, version and deadline. Everything
@@ -49,7 +49,9 @@ def process(game_id: int, *, timeout_version: int | None = None) -> Outcome | No
     """Apply what is pending for a game. ``timeout_version``: a turn timer set at that
     version has fired; it acts only if the game is still at that version and overdue."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        # NO KEY UPDATE, not UPDATE: inserting a Move takes KEY SHARE on its game, which a
+        # plain FOR UPDATE would block, so submissions would wait for the processor.
+        game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
         if game is None:
             return None
         pending = list(Move.objects.filter(game_id=game_id, status=MoveStatus.PENDING))

@@ -223,16 +223,14 @@ def submit_move(
         raise errors.GameOver()
     if seat.replaced_by_computer:
         raise errors.SeatTakenOver()
-    rules = get_rules(game.game_type)
-    state = rules.load(game.state)
-    if seat.number not in rules.to_act(state):
-        if seen_version is not None and seen_version != game.version:
-            raise errors.StaleButton()
-        raise errors.NotYourTurn()
-    if action not in rules.legal_actions(state, seat.number):
-        if seen_version is not None and seen_version != game.version:
-            raise errors.StaleButton()
-        raise errors.UnknownAction()
+    try:
+        _check_legal(game, seat.number, action, seen_version)
+    except errors.GameError:
+        # A redelivered update whose first delivery already moved the game on.
+        duplicate = Move.objects.filter(game_id=game_id, key=key[:64]).first()
+        if duplicate is not None:
+            return duplicate
+        raise
     try:
         with transaction.atomic():
             move = Move.objects.create(
@@ -248,6 +246,18 @@ def submit_move(
         return Move.objects.get(game_id=game_id, key=key[:64])
     transaction.on_commit(lambda: enqueue(game_id))
     return move
+
+
+def _check_legal(game: Game, number: int, action: str, seen_version: int | None) -> None:
+    """Refuse at once what cannot be legal on the current table. The processor has the
+    last word: a move that passes here may still lose a race and be rejected there."""
+    rules = get_rules(game.game_type)
+    state = rules.load(game.state)
+    stale = seen_version is not None and seen_version != game.version
+    if number not in rules.to_act(state):
+        raise errors.StaleButton() if stale else errors.NotYourTurn()
+    if action not in rules.legal_actions(state, number):
+        raise errors.StaleButton() if stale else errors.UnknownAction()
 
 
 def enqueue(game_id: int) -> None:

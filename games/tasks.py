@@ -19,7 +19,7 @@ from games.models import Game, GameStatus, Move, MoveStatus
 log = logging.getLogger(__name__)
 
 
-@shared_task
+@shared_task(ignore_result=False)
 def ping(payload: str = "pong") -> str:
     """A no-op round trip, used by health checks and the worker tests."""
     return payload
@@ -78,4 +78,3 @@ def schedule_timer(game_id: int, version: int, deadline: datetime) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return  # in-process mode: the sweep thread acts on deadlines
     schedule(process_game, game_id, version, eta=deadline)
-

@@ -1,0 +1,213 @@
+"""The game processor: order, rejections, computers, timers, the sweep, replays."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from games import processing, services, tasks
+from games.engines import get_rules
+from games.models import Game, GameStatus, Move, MoveSource, Seat
+from games.replay import matches_stored_state
+from games.signals import game_finished, game_updated
+
+pytestmark = pytest.mark.django_db
+
+
+def state_of(game):
+    game.refresh_from_db()
+    rules = get_rules(game.game_type)
+    return rules, rules.load(game.state)
+
+
+def seat_of(game, player):
+    return game.seats.get(player=player).number
+
+
+def started(lobby, run_on_commit, game_type, humans, computers):
+    game, players = lobby(game_type, humans=humans, computers=computers)
+    run_on_commit(services.start, game, players[0])
+    game.refresh_from_db()
+    return game, players
+
+
+def record(game, seat, action, key):
+    """A pending move recorded directly, as a concurrent submitter would leave it."""
+    return Move.objects.create(game=game, seat=seat, action=action, key=key)
+
+
+def test_pending_moves_apply_in_order_and_illegal_ones_are_rejected(lobby, run_on_commit):
+    game, (_anna, _bob) = started(lobby, run_on_commit, "bon_appetit", 2, 0)
+    rules, state = state_of(game)
+    first = rules.to_act(state)[0]
+    other = 1 - first
+    a = record(game, first, "flip", "a")
+    b = record(game, first, "flip", "b")  # the same seat again: only legal if a chase
+    c = record(game, other, "nonsense", "c")
+    outcome = processing.process(game.pk)
+    a.refresh_from_db(), b.refresh_from_db(), c.refresh_from_db()
+    assert a.status == "applied" and a.seq == 1
+    assert c.status == "rejected" and c.reason
+    expected = rules.clone(state)
+    rules.apply(expected, first, "flip")
+    b_legal = first in rules.to_act(expected)
+    assert (b.status == "applied") == b_legal
+    assert outcome.version == game.moves.filter(status="applied").count()
+    assert matches_stored_state(Game.objects.get(pk=game.pk))
+
+
+def test_versions_strictly_increase_and_replay_matches(lobby, run_on_commit):
+    game, (anna,) = started(lobby, run_on_commit, "cats_and_dogs", 1, 2)
+    me = seat_of(game, anna)
+    for i in range(200):
+        rules, state = state_of(game)
+        if rules.outcome(state):
+            break
+        action = rules.legal_actions(state, me)[0]
+        run_on_commit(services.submit_move, game.pk, anna, action, f"k{i}", game.version)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    seqs = list(game.moves.filter(status="applied").order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, game.version + 1))
+    assert matches_stored_state(game)
+    assert game.result["ranks"]
+
+
+def test_signals_fire_after_commit(lobby, run_on_commit):
+    seen = []
+
+    def on_update(sender, game_id, version, events, **kw):
+        seen.append(("updated", game_id, version, len(events)))
+
+    def on_finish(sender, game_id, **kw):
+        seen.append(("finished", game_id))
+
+    game_updated.connect(on_update)
+    game_finished.connect(on_finish)
+    try:
+        game, _ = started(lobby, run_on_commit, "bon_appetit", 1, 2)
+        seat = game.seats.get(player__isnull=False)
+        run_on_commit(services.replace_with_computer, game, seat.number)
+    finally:
+        game_updated.disconnect(on_update)
+        game_finished.disconnect(on_finish)
+    assert ("finished", game.pk) in seen
+    assert any(s[0] == "updated" and s[2] and s[3] for s in seen)
+
+
+def overdue(game):
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+
+
+def test_overdue_deadline_plays_for_the_waiting_human(lobby, run_on_commit):
+    game, (anna,) = started(lobby, run_on_commit, "felix", 1, 2)
+    version = game.version
+    overdue(game)
+    outcome = processing.process(game.pk, timeout_version=version)
+    assert outcome.applied >= 1
+    timed_out = Move.objects.get(game=game, source=MoveSource.TIMEOUT)
+    assert timed_out.seat == seat_of(game, anna)
+    seat = game.seats.get(player=anna)
+    assert seat.timeouts == 1 and not seat.replaced_by_computer
+
+
+def test_stale_and_duplicate_timers_change_nothing(lobby, run_on_commit):
+    game, (_anna,) = started(lobby, run_on_commit, "felix", 1, 2)
+    version = game.version
+    # Not yet due: nothing happens.
+    assert processing.process(game.pk, timeout_version=version).applied == 0
+    # A timer from an older version fires late: nothing happens.
+    overdue(game)
+    assert processing.process(game.pk, timeout_version=version - 1).applied == 0
+    # The right timer acts once; the same timer delivered again does nothing.
+    assert processing.process(game.pk, timeout_version=version).applied >= 1
+    game.refresh_from_db()
+    assert processing.process(game.pk, timeout_version=version).applied == 0
+    assert Move.objects.filter(game=game, source=MoveSource.TIMEOUT).count() == 1
+
+
+def test_repeated_timeouts_hand_the_seat_to_a_computer(lobby, run_on_commit, settings):
+    settings.TIMEOUTS_BEFORE_COMPUTER = 2
+    game, (anna,) = started(lobby, run_on_commit, "smoking_cat", 1, 3)
+    for _ in range(2):
+        game.refresh_from_db()
+        overdue(game)
+        processing.process(game.pk, timeout_version=game.version)
+    seat = Seat.objects.get(game=game, player=anna)
+    assert seat.replaced_by_computer and seat.strategy == "heuristic"
+    game.refresh_from_db()
+    # With only computers left, the match plays to its end.
+    assert game.status == GameStatus.FINISHED
+    assert matches_stored_state(game)
+
+
+def test_a_move_in_time_resets_the_timeouts(lobby, run_on_commit):
+    game, (anna,) = started(lobby, run_on_commit, "felix", 1, 2)
+    overdue(game)
+    processing.process(game.pk, timeout_version=game.version)
+    rules, state = state_of(game)
+    me = seat_of(game, anna)
+    if me in rules.to_act(state):
+        run_on_commit(services.submit_move, game.pk, anna, rules.legal_actions(state, me)[0], "x")
+        assert Seat.objects.get(game=game, player=anna).timeouts == 0
+
+
+def test_sweep_requeues_old_pending_moves_and_acts_on_deadlines(lobby, run_on_commit):
+    game, (anna,) = started(lobby, run_on_commit, "felix", 1, 2)
+    rules, state = state_of(game)
+    me = seat_of(game, anna)
+    move = record(game, me, rules.legal_actions(state, me)[0], "lost-task")
+    Move.objects.filter(pk=move.pk).update(created_at=timezone.now() - timedelta(minutes=1))
+    result = tasks.sweep()
+    assert result["pending"] == 1
+    move.refresh_from_db()
+    assert move.status == "applied"
+    game.refresh_from_db()
+    overdue(game)
+    assert tasks.sweep()["overdue"] == 1
+    assert Move.objects.filter(game=game, source=MoveSource.TIMEOUT).exists()
+
+
+def test_sweep_expires_old_lobbies(lobby, settings):
+    game, _ = lobby("felix", humans=1)
+    fresh, _ = lobby("felix", humans=1, chat_id=-200)
+    Game.objects.filter(pk=game.pk).update(created_at=timezone.now() - settings.LOBBY_TTL * 2)
+    assert tasks.sweep()["expired"] == 1
+    assert Game.objects.get(pk=game.pk).status == GameStatus.ABORTED
+    assert Game.objects.get(pk=fresh.pk).status == GameStatus.LOBBY
+
+
+def test_moves_for_a_finished_game_are_rejected(lobby, run_on_commit):
+    game, (_anna,) = started(lobby, run_on_commit, "felix", 1, 2)
+    move = record(game, 0, "pass", "late")
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.ABORTED)
+    processing.process(game.pk)
+    move.refresh_from_db()
+    assert move.status == "rejected" and move.reason
+
+
+def test_S17_moderator_letter_is_a_logged_move_that_replays(lobby, run_on_commit):
+    """S17: an administrator awards and removes letters; the log still replays exactly."""
+    game, (anna,) = started(lobby, run_on_commit, "smoking_cat", 1, 3)
+    me = seat_of(game, anna)
+    run_on_commit(services.adjust_letter, game, me, +1, "renege at the club night")
+    rules, state = state_of(game)
+    assert rules.view(state, None)["letters"][me] == "G"
+    run_on_commit(services.adjust_letter, game, me, -1, "appeal upheld")
+    rules, state = state_of(game)
+    assert rules.view(state, None)["letters"][me] == ""
+    notes = list(game.moves.filter(source="moderator").values_list("note", flat=True))
+    assert notes == ["renege at the club night", "appeal upheld"]
+    assert matches_stored_state(Game.objects.get(pk=game.pk))
+
+
+def test_replay_game_command(lobby, run_on_commit, capsys):
+    game, _ = started(lobby, run_on_commit, "bon_appetit", 1, 1)
+    seat = game.seats.get(player__isnull=False)
+    run_on_commit(services.replace_with_computer, game, seat.number)
+    call_command("replay_game", game.pk)
+    assert "state matches" in capsys.readouterr().out
+    Game.objects.filter(pk=game.pk).update(state={"tampered": True})
+    with pytest.raises(Exception, match="differ"):
+        call_command("replay_game", game.pk)

@@ -1,0 +1,114 @@
+"""Real Celery worker processes for the reliability tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_database_url() -> str:
+    """The URL of the database the test run is using (pytest-django's test database)."""
+    s = connection.settings_dict
+    if connection.vendor != "postgresql":
+        raise RuntimeError("worker processes need the PostgreSQL test database")
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+class WorkerProcess:
+    """``celery worker`` in a child process, against the test database and Redis."""
+
+    def __init__(self, app: str = "config", log_dir: Path | None = None, **env: str):
+        self.app = app
+        self.name = f"w{uuid.uuid4().hex[:6]}@%h"
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_SECRET_KEY": "worker-test",
+            "DATABASE_URL": test_database_url(),
+            "REDIS_URL": settings.REDIS_URL,
+            "CELERY_TASK_ALWAYS_EAGER": "0",
+            "PYTHONPATH": str(ROOT),
+            **env,
+        }
+        self.log_path = (log_dir or Path("/tmp")) / f"celery-{uuid.uuid4().hex[:6]}.log"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30) -> WorkerProcess:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                self.app,
+                "worker",
+                "--pool=prefork",  # as in production
+                "--concurrency=2",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "--loglevel=INFO",
+                "-n",
+                self.name,
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log_path.open("wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: kill() takes the children too
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"worker exited early:\n{self.log()}")
+            if self.answers_ping():
+                return self
+        raise RuntimeError(f"worker did not start:\n{self.log()}")
+
+    def answers_ping(self) -> bool:
+        from config.celery import app
+
+        try:
+            replies = app.control.ping(timeout=0.5)
+        except Exception:  # the broker itself is not there
+            return False
+        return any(self.name.split("@")[0] in name for reply in replies for name in reply)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL to the main process and its pool: no cleanup, no acknowledgement, the
+        transaction is cut off."""
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def wait_until(predicate, timeout: float = 30, interval: float = 0.1, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out waiting for {what}")
