@@ -1,0 +1,38 @@
+"""The Celery app as ``manage.py bench_pipeline`` runs it: the same app, plus a count of
+every database query its tasks make, added up in Redis for the benchmark to read."""
+
+from celery.signals import task_postrun, task_prerun, worker_process_init
+from django.conf import settings
+
+from config.celery import app
+
+__all__ = ["app"]
+
+COUNTER_KEY = "bench_pipeline:worker_queries"
+_count = {"n": 0}
+
+
+def _counting(execute, sql, params, many, context):
+    _count["n"] += 1
+    return execute(sql, params, many, context)
+
+
+@worker_process_init.connect
+def install_counter(**kwargs):
+    # The wrapper list belongs to the connection object, which outlives reconnects.
+    from django.db import connection
+
+    connection.execute_wrappers.append(_counting)
+
+
+@task_prerun.connect
+def reset(**kwargs):
+    _count["n"] = 0
+
+
+@task_postrun.connect
+def report(**kwargs):
+    import redis
+
+    if _count["n"]:
+        redis.Redis.from_url(settings.REDIS_URL).incrby(COUNTER_KEY, _count["n"])

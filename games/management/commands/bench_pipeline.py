@@ -1,0 +1,232 @@
+"""``manage.py bench_pipeline``: many concurrent games through the real pipeline.
+
+Needs PostgreSQL (``DATABASE_URL``) and Redis (``REDIS_URL``). Starts Celery worker
+processes (or uses running ones with ``--external-worker``, then queries are counted on the
+submitting side only), keeps ``--games`` games running — each with simulated human seats
+that submit a move as soon as it is their turn, and computer seats — for ``--seconds``, and
+ends with one line::
+
+    moves/s=<n> p50_ms=<n> p95_ms=<n> p99_ms=<n> queries/move=<n>
+
+moves/s counts every applied move (human, computer, timeout); the latencies are from a
+human submission to its move being applied; queries/move is every query of submitting and
+processing (not of the benchmark's own polling) over the applied moves.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection, connections
+from django.utils import timezone
+
+from games import errors, services
+from games.bench_worker import COUNTER_KEY
+from games.engines import SLUGS, get_rules
+from games.models import Game, GameStatus, Move, MoveStatus, Player
+from games.players import act, get_player
+
+BENCH_CHAT_BASE = -9_000_000_000
+
+
+class QueryCounter:
+    def __init__(self):
+        self.n = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, execute, sql, params, many, context):
+        with self.lock:
+            self.n += 1
+        return execute(sql, params, many, context)
+
+
+class Command(BaseCommand):
+    help = "Drive concurrent games through PostgreSQL, Redis and Celery workers; print figures."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=40)
+        parser.add_argument("--seconds", type=float, default=20.0)
+        parser.add_argument("--humans", type=int, default=1, help="simulated humans per game")
+        parser.add_argument("--workers", type=int, default=2, help="worker processes to start")
+        parser.add_argument("--concurrency", type=int, default=2, help="per worker process")
+        parser.add_argument("--submitters", type=int, default=8, help="submitting threads")
+        parser.add_argument("--external-worker", action="store_true")
+
+    def handle(self, *args, **opts):
+        if connection.vendor != "postgresql" or not settings.REDIS_URL:
+            raise CommandError("bench_pipeline needs DATABASE_URL (PostgreSQL) and REDIS_URL.")
+        import redis
+
+        from config.celery import app
+
+        app.conf.task_always_eager = False
+        self.redis = redis.Redis.from_url(settings.REDIS_URL)
+        self.redis.delete(COUNTER_KEY)
+        self.cleanup()
+        workers = [] if opts["external_worker"] else self.start_workers(opts)
+        try:
+            self.run(opts)
+        finally:
+            for proc in workers:
+                os.killpg(proc.pid, signal.SIGTERM)
+            for proc in workers:
+                proc.wait(30)
+            self.cleanup()
+
+    # -- set-up ----------------------------------------------------------------------------
+    def start_workers(self, opts) -> list[subprocess.Popen]:
+        procs = []
+        for i in range(opts["workers"]):
+            command = [
+                *(sys.executable, "-m", "celery", "-A", "games.bench_worker", "worker"),
+                *("--pool=prefork", f"--concurrency={opts['concurrency']}"),
+                *("--without-gossip", "--without-mingle", "--without-heartbeat"),
+                *("--loglevel=WARNING", "-n", f"bench{i}-{os.getpid()}@%h"),
+            ]
+            procs.append(
+                subprocess.Popen(
+                    command,
+                    cwd=settings.BASE_DIR,
+                    env={**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0"},
+                    start_new_session=True,
+                )
+            )
+        from config.celery import app
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if len(app.control.ping(timeout=0.5)) >= opts["workers"]:
+                return procs
+        raise CommandError("the workers did not start")
+
+    def cleanup(self) -> None:
+        games = Game.objects.filter(chat_id__lte=BENCH_CHAT_BASE, chat_id__gt=BENCH_CHAT_BASE * 2)
+        Move.objects.filter(game__in=games).delete()
+        for game in games:
+            game.seats.all().delete()
+        games.delete()
+        Player.objects.filter(telegram_id__gte=9_000_000_000).delete()
+
+    def new_game(self, index: int, humans: int) -> tuple[int, dict[int, Player]]:
+        slug = SLUGS[index % len(SLUGS)]
+        rules = get_rules(slug)
+        size = 4 if rules.min_players <= 4 <= rules.max_players else rules.min_players
+        people = [
+            Player.objects.create(
+                telegram_id=9_000_000_000 + index * 10 + i,
+                display_name=f"bench {index}.{i}",
+                reachable=True,
+            )
+            for i in range(humans)
+        ]
+        game = services.create_lobby(BENCH_CHAT_BASE - index, slug, people[0], turn_seconds=3600)
+        for p in people[1:]:
+            services.join(game, p)
+        for _ in range(size - humans):
+            services.add_computer(game)
+        services.start(game, people[0])
+        seats = {s.number: s.player for s in game.seats.select_related("player") if s.player}
+        return game.pk, seats
+
+    # -- the run -----------------------------------------------------------------------------
+    def run(self, opts) -> None:
+        humans = opts["humans"]
+        active: dict[int, dict[int, Player]] = {}
+        next_index = 0
+        for _ in range(opts["games"]):
+            gid, seats = self.new_game(next_index, humans)
+            active[gid] = seats
+            next_index += 1
+        counter = QueryCounter()
+        inflight: set[tuple[int, int]] = set()
+        lock = threading.Lock()
+        rng = random.Random(1)
+
+        def submit(gid: int, version: int, seat: int, player: Player, action: str) -> None:
+            conn = connections["default"]
+            try:
+                with conn.execute_wrapper(counter):
+                    services.submit_move(gid, player, action, f"b{gid}:{version}:{seat}", version)
+            except errors.GameError:
+                seen.pop(gid, None)  # lost a race with a computer: look at the game again
+            finally:
+                with lock:
+                    inflight.discard((gid, version))
+
+        seen: dict[int, int] = {}  # game -> version last looked at
+        started_at = timezone.now()
+        t0 = time.monotonic()
+        with ThreadPoolExecutor(opts["submitters"]) as pool:
+            while time.monotonic() - t0 < opts["seconds"]:
+                versions = dict(
+                    Game.objects.filter(pk__in=list(active)).values_list("pk", "version")
+                )
+                changed = [g for g, v in versions.items() if seen.get(g) != v]
+                rows = Game.objects.filter(pk__in=changed).values_list(
+                    "pk", "status", "version", "game_type", "state"
+                )
+                for gid, status, version, slug, state_data in rows:
+                    seen[gid] = version
+                    if status != GameStatus.RUNNING:
+                        del active[gid]
+                        new_gid, seats = self.new_game(next_index, humans)
+                        active[new_gid] = seats
+                        next_index += 1
+                        continue
+                    rules = get_rules(slug)
+                    state = rules.load(state_data)
+                    for seat in rules.to_act(state):
+                        player = active[gid].get(seat)
+                        if player is None or (gid, version) in inflight:
+                            continue
+                        action = act(rules, state, seat, get_player(slug, "heuristic"), rng)
+                        with lock:
+                            inflight.add((gid, version))
+                        pool.submit(submit, gid, version, seat, player, action)
+                time.sleep(0.005)
+            elapsed = time.monotonic() - t0
+        # Let the last submissions be processed before counting.
+        deadline = time.monotonic() + 30
+        while Move.objects.filter(status=MoveStatus.PENDING).exists():
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        self.report(started_at, elapsed, counter.n)
+
+    def report(self, started_at, elapsed: float, submit_queries: int) -> None:
+        bench_games = Game.objects.filter(chat_id__lte=BENCH_CHAT_BASE)
+        applied = Move.objects.filter(
+            game__in=bench_games, status=MoveStatus.APPLIED, processed_at__gte=started_at
+        )
+        n_applied = applied.count()
+        latencies = sorted(
+            (m.processed_at - m.created_at).total_seconds() * 1000
+            for m in applied.filter(source="human").only("processed_at", "created_at")
+        )
+        worker_queries = int(self.redis.get(COUNTER_KEY) or 0)
+        if not n_applied or not latencies:
+            raise CommandError("no moves were applied; are the workers consuming?")
+
+        def pct(p: float) -> float:
+            return latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))]
+
+        queries = (submit_queries + worker_queries) / n_applied
+        self.stdout.write(
+            f"games={bench_games.count()} human_moves={len(latencies)} applied={n_applied}"
+            f" seconds={elapsed:.1f} submit_queries={submit_queries}"
+            f" worker_queries={worker_queries} mean_ms={statistics.fmean(latencies):.1f}"
+        )
+        self.stdout.write(
+            f"moves/s={n_applied / elapsed:.1f} p50_ms={pct(50):.1f} p95_ms={pct(95):.1f}"
+            f" p99_ms={pct(99):.1f} queries/move={queries:.2f}"
+        )
