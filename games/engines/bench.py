@@ -52,7 +52,8 @@ def bench_engine(slug: str, seconds: float, seed: int = 1) -> dict:
             acting = to_act(state)
             if not acting:
                 break
-            seat = choice(acting)
+            # One random draw per action when one seat acts, as in the OpenSpiel loop.
+            seat = acting[0] if len(acting) == 1 else choice(acting)
             apply(state, seat, choice(legal_actions(state, seat)))
             count += 1
         elapsed += time.perf_counter() - start

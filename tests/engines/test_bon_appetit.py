@@ -20,7 +20,7 @@ from games.engines.bon_appetit import CARD_NAMES, DECKS, TOKENS, BonAppetitState
 from tests.engines.harness import MAX_STATE_BYTES, playout, replay
 
 RULES = get_rules("bon_appetit")
-GAMES = 1000  # random games per player count for I1/I2 (about 3 ms each)
+GAMES = 2000  # random games per player count for I1/I2 (about 3 ms each)
 DEEP_GAMES = 40  # per player count, with the whole contract checked (about 60 ms each)
 # The public table (nothing else: no pile's contents).
 VIEW_KEYS = {

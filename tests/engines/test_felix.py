@@ -823,7 +823,7 @@ TEMPERAMENTS = (None, pass_often, None, pass_always, None, pass_often, None, bid
 def test_I1_I2_I3_thousands_of_random_games(n):
     seen = Counter()
     biggest = 0
-    for seed in range(1000):
+    for seed in range(2000):
         choose = TEMPERAMENTS[seed % len(TEMPERAMENTS)]
         game = playout(RULES, n, seed, deep=False, invariants=invariants, choose=choose)
         seen.update(kinds(game.events))
