@@ -1,11 +1,39 @@
-"""The Django admin: staff accounts, players, leagues, games, seats and moves."""
+"""The Django admin: staff accounts, players, leagues, games, seats, moves, ratings and
+the moderation log. Moderator actions (ban, abort, seat to computer, flag not rated,
+Smoking Cat letters) ask for a reason, need their own permission and are logged."""
 
-from django.contrib import admin
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import PermissionDenied
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from games.models import Game, League, Move, Player, Seat
+from games import moderation
+from games.errors import GameError
+from games.models import (
+    Game,
+    GameStatus,
+    League,
+    LeagueChat,
+    LeagueMember,
+    ModerationAction,
+    ModerationKind,
+    Move,
+    Player,
+    RatedGame,
+    Rating,
+    RatingChange,
+    Season,
+    Seat,
+)
 
+from .forms import BanForm, LeagueForm, ReasonForm
 from .models import User
 
 admin.site.site_header = _("catclub administration")
@@ -15,8 +43,82 @@ admin.site.index_title = _("Leagues, games and moderation")
 admin.site.register(User, UserAdmin)
 
 
+# --- Moderation actions: a reason form, then the service, once per selected object ------
+def moderate(modeladmin, request, queryset, *, kind, perform, form_class=ReasonForm):
+    """Show the reason form for an admin action; on a valid post run ``perform(obj,
+    user, data)`` for each selected object and report what happened."""
+    if not moderation.allowed(request.user, kind):
+        raise PermissionDenied
+    form = form_class(request.POST if "apply" in request.POST else None)
+    if "apply" in request.POST and form.is_valid():
+        done = 0
+        for obj in queryset:
+            try:
+                perform(obj, request.user, form.cleaned_data)
+                done += 1
+            except (GameError, PermissionDenied) as exc:
+                modeladmin.message_user(request, f"{obj}: {exc}", messages.ERROR)
+        if done:
+            modeladmin.message_user(
+                request,
+                ngettext(
+                    "%(action)s: done for %(count)d item.",
+                    "%(action)s: done for %(count)d items.",
+                    done,
+                )
+                % {"action": ModerationKind(kind).label, "count": done},
+                messages.SUCCESS,
+            )
+        return None  # back to the list
+    opts = modeladmin.model._meta
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": ModerationKind(kind).label.capitalize(),
+        "kind": kind,
+        "objects": list(queryset),
+        "form": form,
+        "opts": opts,
+        "action_name": request.POST.get("action"),
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        "media": modeladmin.media + form.media,
+    }
+    return TemplateResponse(request, "admin/admin_ui/moderate.html", context)
+
+
+class PermissionsMixin:
+    """``has_<kind>_permission`` for the admin's action permission checks."""
+
+    def has_ban_permission(self, request) -> bool:
+        return moderation.allowed(request.user, ModerationKind.BAN)
+
+    def has_abort_permission(self, request) -> bool:
+        return moderation.allowed(request.user, ModerationKind.ABORT)
+
+    def has_replace_seat_permission(self, request) -> bool:
+        return moderation.allowed(request.user, ModerationKind.SEAT_TO_COMPUTER)
+
+    def has_flag_permission(self, request) -> bool:
+        return moderation.allowed(request.user, ModerationKind.FLAG_NOT_RATED)
+
+    def has_letters_permission(self, request) -> bool:
+        return moderation.allowed(request.user, ModerationKind.AWARD_LETTER)
+
+
+# --- Players -------------------------------------------------------------------------------
+class RatingInline(admin.TabularInline):
+    model = Rating
+    extra = 0
+    fields = ("game_type", "league", "ordinal", "mu", "sigma", "games", "updated_at")
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(PermissionsMixin, admin.ModelAdmin):
     list_display = (
         "display_name",
         "username",
@@ -24,22 +126,126 @@ class PlayerAdmin(admin.ModelAdmin):
         "language",
         "reachable",
         "is_banned",
+        "banned_until",
         "last_seen",
     )
     list_filter = ("language", "is_banned", "reachable")
     search_fields = ("display_name", "username", "=telegram_id")
-    readonly_fields = ("telegram_id", "created_at", "last_seen")
+    # A ban is set by the ban action, so it is always logged with a reason.
+    readonly_fields = (
+        "telegram_id",
+        "created_at",
+        "last_seen",
+        "is_banned",
+        "ban_reason",
+        "banned_until",
+        "public_page",
+    )
     date_hierarchy = "created_at"
+    actions = ["ban", "unban"]
+    inlines = [RatingInline]
+
+    @admin.display(description=_("public page"))
+    def public_page(self, obj):
+        if not obj.pk:
+            return ""
+        url = reverse("web:player", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, url)
+
+    @admin.action(description=_("Ban the selected players"), permissions=["ban"])
+    def ban(self, request, queryset):
+        return moderate(
+            self,
+            request,
+            queryset,
+            kind=ModerationKind.BAN,
+            form_class=BanForm,
+            perform=lambda player, user, data: moderation.ban(
+                player, by=user, reason=data["reason"], until=data["until"]
+            ),
+        )
+
+    @admin.action(description=_("Lift the ban of the selected players"), permissions=["ban"])
+    def unban(self, request, queryset):
+        return moderate(
+            self,
+            request,
+            queryset,
+            kind=ModerationKind.UNBAN,
+            perform=lambda player, user, data: moderation.unban(
+                player, by=user, reason=data["reason"]
+            ),
+        )
+
+
+# --- Leagues ---------------------------------------------------------------------------
+class SeasonInline(admin.TabularInline):
+    model = Season
+    extra = 0
+    fields = ("name", "starts_on", "ends_on")
+
+
+class LeagueChatInline(admin.TabularInline):
+    model = LeagueChat
+    extra = 0
+    fields = ("chat_id", "title", "linked_at")
+    readonly_fields = ("linked_at",)
+
+
+class LeagueMemberInline(admin.TabularInline):
+    model = LeagueMember
+    extra = 0
+    fields = ("player", "joined_at", "note")
+    raw_id_fields = ("player",)
+    classes = ("collapse",)
 
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "game_word", "is_active", "created_at")
+    form = LeagueForm
+    list_display = ("name", "slug", "game_word", "counted", "is_active", "created_at")
     list_filter = ("is_active",)
     search_fields = ("name", "slug", "description")
     prepopulated_fields = {"slug": ("name",)}
+    inlines = [SeasonInline, LeagueChatInline, LeagueMemberInline]
+    fieldsets = (
+        (None, {"fields": ("name", "slug", "description", "is_active")}),
+        (_("Games"), {"fields": ("game_types", "game_word", "turn_seconds")}),
+    )
+
+    @admin.display(description=_("games counted"))
+    def counted(self, obj) -> str:
+        labels = dict(Game._meta.get_field("game_type").choices)
+        return ", ".join(str(labels[t]) for t in obj.game_types if t in labels)
 
 
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ("name", "league", "starts_on", "ends_on")
+    list_filter = ("league",)
+    search_fields = ("name", "league__name")
+    list_select_related = ("league",)
+    date_hierarchy = "starts_on"
+
+
+@admin.register(LeagueMember)
+class LeagueMemberAdmin(admin.ModelAdmin):
+    list_display = ("player", "league", "joined_at", "note")
+    list_filter = ("league",)
+    search_fields = ("player__display_name", "player__username", "league__name")
+    list_select_related = ("player", "league")
+    raw_id_fields = ("player",)
+
+
+@admin.register(LeagueChat)
+class LeagueChatAdmin(admin.ModelAdmin):
+    list_display = ("title", "chat_id", "league", "linked_at")
+    list_filter = ("league",)
+    search_fields = ("title", "=chat_id", "league__name")
+    list_select_related = ("league",)
+
+
+# --- Games -----------------------------------------------------------------------------
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
@@ -52,7 +258,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(PermissionsMixin, admin.ModelAdmin):
     list_display = (
         "id",
         "game_type",
@@ -60,10 +266,11 @@ class GameAdmin(admin.ModelAdmin):
         "chat_id",
         "league",
         "version",
+        "flagged_not_rated",
         "created_at",
         "finished_at",
     )
-    list_filter = ("game_type", "status", "league")
+    list_filter = ("game_type", "status", "league", "flagged_not_rated")
     search_fields = ("=id", "=chat_id", "seats__player__display_name")
     list_select_related = ("league",)
     readonly_fields = (
@@ -76,25 +283,159 @@ class GameAdmin(admin.ModelAdmin):
         "version",
         "deadline",
         "result",
+        "abort_reason",
+        "flagged_not_rated",
+        "not_rated_reason",
+        "rating_decision_shown",
+        "links",
         "created_at",
         "started_at",
         "finished_at",
     )
     date_hierarchy = "created_at"
     inlines = [SeatInline]
+    actions = ["abort", "flag_not_rated", "unflag_not_rated"]
+
+    @admin.display(description=_("rating"))
+    def rating_decision_shown(self, obj) -> str:
+        decision = RatedGame.objects.filter(game=obj).first()
+        if decision is None:
+            return "–"
+        return _("rated") if decision.rated else decision.get_skipped_display()
+
+    @admin.display(description=_("links"))
+    def links(self, obj):
+        if not obj.pk:
+            return ""
+        seats = reverse("admin:games_seat_changelist") + f"?game__id__exact={obj.pk}"
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
+            reverse("web:game", args=[obj.pk]),
+            _("replay"),
+            seats,
+            _("moderate its seats"),
+        )
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        # A finished game moved to another league counts there from now on.
+        if change and "league" in form.changed_data and obj.status == GameStatus.FINISHED:
+            from games import ratings
+
+            ratings.redecide(obj)
+
+    @admin.action(description=_("Abort the selected games"), permissions=["abort"])
+    def abort(self, request, queryset):
+        return moderate(
+            self,
+            request,
+            queryset,
+            kind=ModerationKind.ABORT,
+            perform=lambda game, user, data: moderation.abort(game, by=user, reason=data["reason"]),
+        )
+
+    @admin.action(description=_("Flag the selected games as not rated"), permissions=["flag"])
+    def flag_not_rated(self, request, queryset):
+        return moderate(
+            self,
+            request,
+            queryset,
+            kind=ModerationKind.FLAG_NOT_RATED,
+            perform=lambda game, user, data: moderation.flag_not_rated(
+                game, by=user, reason=data["reason"]
+            ),
+        )
+
+    @admin.action(
+        description=_("Rate the selected games again (remove the flag)"), permissions=["flag"]
+    )
+    def unflag_not_rated(self, request, queryset):
+        return moderate(
+            self,
+            request,
+            queryset,
+            kind=ModerationKind.UNFLAG_NOT_RATED,
+            perform=lambda game, user, data: moderation.unflag_not_rated(
+                game, by=user, reason=data["reason"]
+            ),
+        )
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
-    list_display = ("game", "number", "player", "strategy", "replaced_by_computer", "timeouts")
-    list_filter = ("replaced_by_computer", "strategy", "game__game_type")
+class SeatAdmin(PermissionsMixin, admin.ModelAdmin):
+    list_display = (
+        "game",
+        "number",
+        "player",
+        "strategy",
+        "replaced_by_computer",
+        "timeouts",
+        "game_status",
+    )
+    list_filter = ("replaced_by_computer", "strategy", "game__game_type", "game__status")
     search_fields = ("=game__id", "player__display_name", "player__username")
     list_select_related = ("game", "player")
     raw_id_fields = ("game", "player")
+    actions = ["seat_to_computer", "award_letter", "remove_letter"]
+
+    @admin.display(description=_("game status"), ordering="game__status")
+    def game_status(self, obj) -> str:
+        return obj.game.get_status_display()
+
+    @admin.action(
+        description=_("Hand the selected seats to computers"), permissions=["replace_seat"]
+    )
+    def seat_to_computer(self, request, queryset):
+        return moderate(
+            self,
+            request,
+            queryset.select_related("game"),
+            kind=ModerationKind.SEAT_TO_COMPUTER,
+            perform=lambda seat, user, data: moderation.seat_to_computer(
+                seat.game, seat.number, by=user, reason=data["reason"]
+            ),
+        )
+
+    @admin.action(description=_("Award a Smoking Cat letter (S17)"), permissions=["letters"])
+    def award_letter(self, request, queryset):
+        return moderate(
+            self,
+            request,
+            queryset.select_related("game"),
+            kind=ModerationKind.AWARD_LETTER,
+            perform=lambda seat, user, data: moderation.award_letter(
+                seat.game, seat.number, by=user, reason=data["reason"]
+            ),
+        )
+
+    @admin.action(description=_("Remove a Smoking Cat letter (S17)"), permissions=["letters"])
+    def remove_letter(self, request, queryset):
+        return moderate(
+            self,
+            request,
+            queryset.select_related("game"),
+            kind=ModerationKind.REMOVE_LETTER,
+            perform=lambda seat, user, data: moderation.remove_letter(
+                seat.game, seat.number, by=user, reason=data["reason"]
+            ),
+        )
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records written by the code only: read, never edited by hand."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ReadOnlyAdmin):
     list_display = ("game", "seq", "seat", "action", "source", "status", "created_at")
     list_filter = ("status", "source", "game__game_type")
     search_fields = ("=game__id", "action", "key")
@@ -109,16 +450,62 @@ class MoveAdmin(admin.ModelAdmin):
         "status",
         "seq",
         "reason",
+        "note",
         "created_at",
         "processed_at",
     )
 
-    # The move log is the truth of a game: it is read, never edited by hand.
-    def has_add_permission(self, request) -> bool:
-        return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+# --- Ratings and the moderation log ---------------------------------------------------------
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = (
+        "player",
+        "game_type",
+        "league",
+        "ordinal",
+        "mu",
+        "sigma",
+        "games",
+        "updated_at",
+    )
+    list_filter = ("game_type", "league")
+    search_fields = ("player__display_name", "player__username")
+    list_select_related = ("player", "league")
 
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = (
+        "rating",
+        "game",
+        "played_at",
+        "rank",
+        "score",
+        "ordinal_before",
+        "ordinal_after",
+    )
+    list_filter = ("rating__game_type", "rating__league")
+    search_fields = ("=game__id", "rating__player__display_name")
+    list_select_related = ("rating__player", "rating__league", "game")
+    date_hierarchy = "played_at"
+
+
+@admin.register(ModerationAction)
+class ModerationActionAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "actor_name", "kind", "player", "game", "seat", "reason")
+    list_filter = ("kind", "actor", ("created_at", admin.DateFieldListFilter))
+    search_fields = ("reason", "actor_name", "player__display_name", "=game__id")
+    list_select_related = ("player", "game")
+    date_hierarchy = "created_at"
+    readonly_fields = (
+        "created_at",
+        "kind",
+        "actor",
+        "actor_name",
+        "player",
+        "game",
+        "seat",
+        "reason",
+        "details",
+    )

@@ -6,4 +6,8 @@ app_name = "web"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("leagues/", views.league_list, name="leagues"),
+    path("leagues/<slug:slug>/", views.league_detail, name="league"),
+    path("players/<int:pk>/", views.player_detail, name="player"),
+    path("games/<int:pk>/", views.game_detail, name="game"),
 ]

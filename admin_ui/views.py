@@ -1,5 +1,126 @@
-from django.shortcuts import render
+"""The public pages: leagues and their standings, players, and game replays. No login;
+every page runs a fixed number of queries whatever the data."""
+
+from __future__ import annotations
+
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from games import standings
+from games.models import (
+    Game,
+    GameStatus,
+    League,
+    LeagueMember,
+    Player,
+    RatedGame,
+    RatingChange,
+)
+
+from . import replay
+
+RECENT = 10
 
 
+@require_safe
 def home(request):
-    return render(request, "admin_ui/home.html")
+    leagues = _leagues()[:6]
+    return render(request, "admin_ui/home.html", {"leagues": leagues})
+
+
+def _count(queryset):
+    """A correlated COUNT subquery: two counts over joins would multiply each other."""
+    return Coalesce(
+        Subquery(
+            queryset.filter(league=OuterRef("pk"))
+            .order_by()
+            .values("league")
+            .annotate(n=Count("pk"))
+            .values("n")
+        ),
+        0,
+    )
+
+
+def _leagues():
+    return League.objects.filter(is_active=True).annotate(
+        n_members=_count(LeagueMember.objects.all()),
+        n_games=_count(Game.objects.filter(status=GameStatus.FINISHED)),
+    )
+
+
+@require_safe
+def league_list(request):
+    return render(request, "web/league_list.html", {"leagues": list(_leagues())})
+
+
+@require_safe
+def league_detail(request, slug: str):
+    league = get_object_or_404(
+        League.objects.annotate(n_members=_count(LeagueMember.objects.all())), slug=slug
+    )
+    seasons, season = standings.pick_season(league, request.GET.get("season"))
+    context = {
+        "league": league,
+        "seasons": seasons,
+        "season": season,
+        "tables": standings.tables(league, season),
+        "matches": standings.running_matches(league),
+        "recent": standings.recent_games(league=league, limit=RECENT),
+    }
+    return render(request, "web/league_detail.html", context)
+
+
+@require_safe
+def player_detail(request, pk: int):
+    player = get_object_or_404(Player, pk=pk)
+    ratings = standings.player_ratings(player)
+    context = {
+        "player": player,
+        "ratings": ratings,
+        "series": standings.history(player, ratings),
+        "recent": standings.recent_games(player=player, limit=RECENT),
+    }
+    return render(request, "web/player_detail.html", context)
+
+
+@require_safe
+def game_detail(request, pk: int):
+    game = (
+        Game.objects.select_related("league")
+        .prefetch_related(standings.seats_prefetch())
+        .filter(pk=pk)
+        .first()
+    )
+    if game is None:
+        raise Http404(_("There is no such game."))
+    seats = standings.seat_lines(game)
+    decision = RatedGame.objects.filter(game=game).first()
+    changes = {
+        c.rating.player_id: c
+        for c in RatingChange.objects.filter(game=game, rating__league=None).select_related(
+            "rating"
+        )
+    }
+    for seat in seats:
+        change = changes.get(seat.player_id)
+        seat.rating_delta = change.delta if change else None
+    data = replay.payload(game)
+    context = {
+        "game": game,
+        "seats": seats,
+        "decision": decision,
+        "replay": data,
+        "replay_meta": {
+            "seats": [{"number": s.number, "name": s.name} for s in seats],
+            "labels": {k: str(v) for k, v in replay.LABELS.items()},
+            "events": {k: str(v) for k, v in replay.EVENT_LABELS.items()},
+        },
+        "running": game.status == GameStatus.RUNNING,
+        "ended": game.status in replay.ENDED,
+    }
+    return render(request, "web/game_detail.html", context)

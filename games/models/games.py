@@ -57,6 +57,9 @@ class Game(models.Model):
     deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True, db_index=True)
     result = models.JSONField(_("result"), null=True, blank=True)
     abort_reason = models.TextField(_("abort reason"), blank=True)
+    # Moderation: a game a moderator flagged does not count for ratings and standings.
+    flagged_not_rated = models.BooleanField(_("flagged not rated"), default=False)
+    not_rated_reason = models.TextField(_("why not rated"), blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)

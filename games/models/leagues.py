@@ -1,12 +1,21 @@
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import F, Q
 from django.db.models.functions import Length
 from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from games.engines import SLUGS
 
 game_word_validator = RegexValidator(
     r"^[^\W\d_]{3,12}$", _("The game word has 3 to 12 letters and nothing else.")
 )
+
+
+def all_game_types() -> list[str]:
+    return list(SLUGS)
 
 
 class League(models.Model):
@@ -15,6 +24,13 @@ class League(models.Model):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     description = models.TextField(_("description"), blank=True)
+    # The game types whose games count for this league's standings and ratings; games of
+    # other types played in its chats still count for the overall ratings.
+    game_types = models.JSONField(
+        _("games counted"),
+        default=all_game_types,
+        help_text=_("Games of these types played in the league's chats count for it."),
+    )
     # S15: Smoking Cat matches play for the letters of this word; a match keeps the word
     # its league had when it started.
     game_word = models.CharField(
@@ -22,6 +38,10 @@ class League(models.Model):
         max_length=12,
         default="GATTO",
         validators=[game_word_validator],
+        help_text=_(
+            "3 to 12 letters, e.g. a name. A match keeps the word the league had when it "
+            "started; a change applies to the next matches."
+        ),
     )
     # Seconds per turn in this league's games; empty: the chat's or the game type's default.
     turn_seconds = models.PositiveIntegerField(_("seconds per turn"), null=True, blank=True)
@@ -44,8 +64,29 @@ class League(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
-        self.game_word = self.game_word.upper()
+        self.game_word = self.game_word.strip().upper()
+        # Kept in the engines' order, without repeats, so comparisons stay simple.
+        self.game_types = [t for t in SLUGS if t in (self.game_types or [])]
         super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        super().clean()
+        self.game_word = (self.game_word or "").strip().upper()
+        types = self.game_types if isinstance(self.game_types, list) else None
+        if not types or any(t not in SLUGS for t in types):
+            raise ValidationError({"game_types": _("Choose at least one game.")})
+
+    def counts(self, game_type: str) -> bool:
+        return game_type in (self.game_types or [])
+
+    def current_season(self, today=None):
+        today = today or timezone.localdate()
+        return (
+            self.seasons.filter(starts_on__lte=today)
+            .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=today))
+            .order_by("-starts_on")
+            .first()
+        )
 
 
 class LeagueChat(models.Model):
@@ -65,3 +106,79 @@ class LeagueChat(models.Model):
 
     def __str__(self) -> str:
         return self.title or str(self.chat_id)
+
+
+class Season(models.Model):
+    """A stretch of a league's calendar with standings of its own. Ratings run on across
+    seasons; a season's table shows each player's rating after their last game in it."""
+
+    league = models.ForeignKey(
+        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="seasons"
+    )
+    name = models.CharField(_("name"), max_length=100)
+    starts_on = models.DateField(_("starts on"))
+    # Empty: the season is open-ended (it runs until an end date is set).
+    ends_on = models.DateField(_("ends on"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["league", "-starts_on"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="season_name_unique"),
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=F("starts_on")),
+                name="season_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+        if self.league_id and self.starts_on:
+            # Overlapping seasons would count a game twice in "this season" views.
+            others = Season.objects.filter(league_id=self.league_id).exclude(pk=self.pk)
+            end = self.ends_on
+            overlap = others.filter(Q(ends_on__isnull=True) | Q(ends_on__gte=self.starts_on))
+            if end is not None:
+                overlap = overlap.filter(starts_on__lte=end)
+            clash = overlap.first()
+            if clash is not None:
+                raise ValidationError(
+                    _("This season overlaps %(season)s.") % {"season": clash.name}
+                )
+
+    def contains(self, day) -> bool:
+        return self.starts_on <= day and (self.ends_on is None or day <= self.ends_on)
+
+
+class LeagueMember(models.Model):
+    """A player of a league. Organisers add members ahead of time; anyone whose game
+    counted for the league becomes a member by playing."""
+
+    league = models.ForeignKey(
+        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="members"
+    )
+    player = models.ForeignKey(
+        "games.Player",
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="memberships",
+    )
+    joined_at = models.DateTimeField(_("joined"), default=timezone.now)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = ["league", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="league_member_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.league}"

@@ -1,0 +1,298 @@
+"""openskill (Plackett–Luce) ratings for finished games.
+
+Two scopes per game type: overall, and per league (when the game's league counts that
+game type). Human seats are rated against each other by the engine's ranks (ties share a
+rank); computer seats are not rated. A game is not rated when it was aborted, a moderator
+flagged it, computers held more than half its seats, or fewer than two humans played.
+
+The arithmetic (``update`` and ``fold``) is a pure function of results; ``rate_game``
+applies one game under row locks, once (the ``RatedGame`` row, keyed by the game, makes a
+redelivered task a no-op), and ``rebuild`` replays a whole scope from the rated games when
+a moderator's flag changes the past.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection, transaction
+from openskill.models import PlackettLuce
+
+from games.models import (
+    Game,
+    GameStatus,
+    League,
+    LeagueMember,
+    RatedGame,
+    Rating,
+    RatingChange,
+    Seat,
+)
+
+log = logging.getLogger(__name__)
+
+MODEL = PlackettLuce()
+Skip = RatedGame.Skip
+
+
+# --- The pure part -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Skill:
+    mu: float = MODEL.mu
+    sigma: float = MODEL.sigma
+
+    @property
+    def ordinal(self) -> float:
+        return MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal()
+
+
+@dataclass(frozen=True)
+class Placing:
+    """One rated seat's result: who, their place (1 is best; ties share) and score."""
+
+    player_id: int
+    rank: int
+    score: float | None = None
+
+
+@dataclass(frozen=True)
+class Played:
+    """A rated game as the fold sees it."""
+
+    game_id: int
+    played_at: datetime
+    placings: tuple[Placing, ...]
+
+
+@dataclass(frozen=True)
+class Change:
+    game_id: int
+    played_at: datetime
+    placing: Placing
+    before: Skill
+    after: Skill
+
+
+def update(skills: list[Skill], ranks: list[int]) -> list[Skill]:
+    """New skills after one game of free-for-all: one team per player, ranks as given."""
+    if len(skills) != len(ranks) or len(skills) < 2:
+        raise ValueError("a rated game needs two or more players, each with a rank")
+    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
+    rated = MODEL.rate(teams, ranks=[float(r) for r in ranks])
+    return [Skill(team[0].mu, team[0].sigma) for team in rated]
+
+
+def fold(games: Iterable[Played], start: dict[int, Skill] | None = None):
+    """Apply games in order. Returns the final skills, the games counted per player, and
+    every change."""
+    skills = dict(start or {})
+    counts: dict[int, int] = {}
+    changes: list[Change] = []
+    for played in games:
+        before = [skills.get(p.player_id, Skill()) for p in played.placings]
+        after = update(before, [p.rank for p in played.placings])
+        for placing, b, a in zip(played.placings, before, after, strict=True):
+            skills[placing.player_id] = a
+            counts[placing.player_id] = counts.get(placing.player_id, 0) + 1
+            changes.append(Change(played.game_id, played.played_at, placing, b, a))
+    return skills, counts, changes
+
+
+# --- Which games are rated -----------------------------------------------------------------
+def skip_reason(game: Game, seats: list[Seat]) -> str:
+    """Why ``game`` is not rated, or "" if it is."""
+    if game.status == GameStatus.ABORTED:
+        return Skip.ABORTED
+    result = game.result or {}
+    ranks = result.get("ranks")
+    if game.status != GameStatus.FINISHED or not isinstance(ranks, list) or len(ranks) < len(seats):
+        return Skip.NO_RESULT
+    if game.flagged_not_rated:
+        return Skip.FLAGGED
+    computers = sum(1 for seat in seats if seat.is_computer)
+    if computers * 2 > len(seats):
+        return Skip.COMPUTERS
+    if len(seats) - computers < 2:
+        return Skip.TOO_FEW
+    return ""
+
+
+def placings(game: Game, seats: list[Seat]) -> tuple[Placing, ...]:
+    """The human seats' results. A seat handed to a computer is not rated: the result is
+    the computer's, not the player's."""
+    ranks = game.result["ranks"]
+    scores = game.result.get("scores") or []
+    out = []
+    for seat in sorted(seats, key=lambda s: s.number):
+        if seat.is_computer:
+            continue
+        score = scores[seat.number] if seat.number < len(scores) else None
+        out.append(
+            Placing(
+                seat.player_id,
+                int(ranks[seat.number]),
+                float(score) if isinstance(score, (int, float)) else None,
+            )
+        )
+    return tuple(out)
+
+
+def played_at(game: Game) -> datetime:
+    # The processor stamps finished games; a row without the stamp still gets a time.
+    return game.finished_at or game.updated_at or game.created_at
+
+
+def league_scope(game: Game) -> League | None:
+    """The league a game counts for: its own (set when the lobby opened), if that league
+    counts this game type."""
+    league = game.league
+    return league if league is not None and league.counts(game.game_type) else None
+
+
+# --- Applying one game ---------------------------------------------------------------------
+def rate_game(game_id: int) -> RatedGame | None:
+    """Decide and apply the rating of one finished game, once."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
+            return None
+        decided = RatedGame.objects.filter(game_id=game_id).first()
+        if decided is not None:
+            return decided  # a redelivered task: the game was rated (or skipped) already
+        if game.league_id:
+            game.league = League.objects.get(pk=game.league_id)
+        seats = list(Seat.objects.filter(game_id=game_id))
+        skip = skip_reason(game, seats)
+        league = league_scope(game)
+        decision = RatedGame.objects.create(game=game, rated=not skip, skipped=skip, league=league)
+        if not skip:
+            played = Played(game.pk, played_at(game), placings(game, seats))
+            # Always overall first, then the league: one global lock order, so two games
+            # finishing together for the same players wait for each other, not deadlock.
+            _apply(played, game.game_type, None)
+            if league is not None:
+                _apply(played, game.game_type, league)
+                LeagueMember.objects.bulk_create(
+                    [LeagueMember(league=league, player_id=p.player_id) for p in played.placings],
+                    ignore_conflicts=True,
+                )
+        log.info("game %s: %s", game_id, "rated" if not skip else f"not rated ({skip})")
+    return decision
+
+
+def _lock_ratings(player_ids: list[int], game_type: str, league: League | None):
+    """The scope's rating rows of these players, created if missing, locked in pk order."""
+    scope = Rating.objects.filter(game_type=game_type, league=league)
+    have = set(scope.filter(player_id__in=player_ids).values_list("player_id", flat=True))
+    fresh = Skill()
+    missing = [
+        Rating(
+            player_id=pid,
+            game_type=game_type,
+            league=league,
+            mu=fresh.mu,
+            sigma=fresh.sigma,
+            ordinal=fresh.ordinal,
+        )
+        for pid in player_ids
+        if pid not in have
+    ]
+    if missing:
+        # Another game may create the same row at the same moment: the unique constraint
+        # keeps one, and the lock below then waits for its transaction.
+        Rating.objects.bulk_create(missing, ignore_conflicts=True)
+    rows = scope.select_for_update().filter(player_id__in=player_ids).order_by("pk")
+    return {r.player_id: r for r in rows}
+
+
+def _apply(played: Played, game_type: str, league: League | None) -> None:
+    ratings = _lock_ratings([p.player_id for p in played.placings], game_type, league)
+    start = {pid: Skill(r.mu, r.sigma) for pid, r in ratings.items()}
+    skills, _counts, changes = fold([played], start)
+    for pid, skill in skills.items():
+        rating = ratings[pid]
+        rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
+        rating.games += 1
+    Rating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "ordinal", "games"])
+    RatingChange.objects.bulk_create([_change_row(ratings, c) for c in changes])
+
+
+def _change_row(ratings: dict[int, Rating], change: Change) -> RatingChange:
+    return RatingChange(
+        rating=ratings[change.placing.player_id],
+        game_id=change.game_id,
+        played_at=change.played_at,
+        rank=change.placing.rank,
+        score=change.placing.score,
+        mu_before=change.before.mu,
+        sigma_before=change.before.sigma,
+        mu_after=change.after.mu,
+        sigma_after=change.after.sigma,
+        ordinal_before=change.before.ordinal,
+        ordinal_after=change.after.ordinal,
+    )
+
+
+# --- Rebuilding a scope --------------------------------------------------------------------
+def redecide(game: Game) -> None:
+    """Take a finished game's rating decision again (after a moderator's flag changed)
+    and rebuild the scopes it touches, so its effect on every later game is undone or
+    redone."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
+            return  # not decided yet: the finishing game's task will read the flag
+        seats = list(Seat.objects.filter(game_id=game.pk))
+        skip = skip_reason(game, seats)
+        league = league_scope(game)
+        before = RatedGame.objects.filter(game=game).first()
+        RatedGame.objects.update_or_create(
+            game=game, defaults={"rated": not skip, "skipped": skip, "league": league}
+        )
+        rebuild(game.game_type, None)
+        # The league it counts for now, and the one it counted for before (if moved).
+        leagues = {league, before.league if before else None} - {None}
+        for scope in sorted(leagues, key=lambda x: x.pk):
+            rebuild(game.game_type, scope)
+
+
+def rebuild(game_type: str, league: League | None) -> int:
+    """Recompute one scope from its rated games, oldest first. Returns the games used."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # Rare and short: hold off concurrent rating updates while the scope is redone
+            # (SQLite's IMMEDIATE transactions serialise writers already).
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"LOCK TABLE {Rating._meta.db_table}, {RatingChange._meta.db_table}"
+                    " IN SHARE ROW EXCLUSIVE MODE"
+                )
+        decisions = RatedGame.objects.filter(rated=True, game__game_type=game_type)
+        if league is not None:
+            decisions = decisions.filter(league=league)
+        games = list(
+            Game.objects.filter(pk__in=decisions.values("game_id"))
+            .prefetch_related("seats")
+            .order_by("finished_at", "pk")
+        )
+        played = [Played(g.pk, played_at(g), placings(g, list(g.seats.all()))) for g in games]
+        skills, counts, changes = fold(played)
+        scope = Rating.objects.filter(game_type=game_type, league=league)
+        RatingChange.objects.filter(rating__in=scope).delete()
+        scope.exclude(player_id__in=list(skills)).delete()
+        existing = {r.player_id: r for r in scope}
+        for pid, skill in skills.items():
+            rating = existing.get(pid) or Rating(player_id=pid, game_type=game_type, league=league)
+            rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
+            rating.games = counts[pid]
+            existing[pid] = rating
+        Rating.objects.bulk_update(
+            [r for r in existing.values() if r.pk], ["mu", "sigma", "ordinal", "games"]
+        )
+        Rating.objects.bulk_create([r for r in existing.values() if not r.pk])
+        # bulk_create sets pks on PostgreSQL and SQLite alike (RETURNING).
+        RatingChange.objects.bulk_create([_change_row(existing, c) for c in changes])
+    return len(played)

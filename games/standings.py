@@ -1,0 +1,243 @@
+"""What the public pages show about leagues and players: standings per game and season,
+matches in progress, recent games and rating histories. Every function runs a fixed
+number of queries, however much data there is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, time, timedelta
+from typing import Any
+
+from django.db.models import Avg, Count, Max, OuterRef, Prefetch, Q, Subquery
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engines import get_rules
+from games.models import (
+    Game,
+    GameStatus,
+    GameType,
+    League,
+    Player,
+    Rating,
+    RatingChange,
+    Season,
+    Seat,
+)
+
+
+@dataclass
+class Row:
+    rank: int
+    player_id: int
+    name: str
+    rating: float
+    games: int
+    wins: int
+    average_score: float | None
+    last_played: datetime
+
+
+def season_bounds(season: Season) -> tuple[datetime, datetime | None]:
+    """A season's dates as aware datetimes: from its first day's start to the end of its
+    last day (exclusive), in the site's time zone."""
+    tz = timezone.get_current_timezone()
+    start = datetime.combine(season.starts_on, time.min, tzinfo=tz)
+    end = None
+    if season.ends_on is not None:
+        end = datetime.combine(season.ends_on + timedelta(days=1), time.min, tzinfo=tz)
+    return start, end
+
+
+def table(league: League, game_type: str, season: Season | None = None) -> list[Row]:
+    """The standings of one game in a league, all-time or in a season, best first.
+
+    Rating: all-time, the current league rating; in a season, the rating after the
+    player's last game of the season (ratings run on across seasons). Games, wins (first
+    place, shared on a tie) and average score count the rated games only."""
+    changes = RatingChange.objects.filter(rating__league=league, rating__game_type=game_type)
+    if season is not None:
+        start, end = season_bounds(season)
+        changes = changes.filter(played_at__gte=start)
+        if end is not None:
+            changes = changes.filter(played_at__lt=end)
+    group = ["rating_id", "rating__player_id", "rating__player__display_name"]
+    if season is None:
+        group.append("rating__ordinal")
+    rows = changes.values(*group).annotate(
+        n=Count("id"), won=Count("id", filter=Q(rank=1)), avg=Avg("score"), last=Max("played_at")
+    )
+    if season is not None:
+        last_in_season = changes.filter(rating_id=OuterRef("rating_id")).order_by(
+            "-played_at", "-id"
+        )
+        rows = rows.annotate(rating__ordinal=Subquery(last_in_season.values("ordinal_after")[:1]))
+    ordered = sorted(
+        rows,
+        key=lambda r: (-r["rating__ordinal"], -r["n"], r["rating__player__display_name"]),
+    )
+    out: list[Row] = []
+    for i, r in enumerate(ordered):
+        # Equal ratings share a place (1, 1, 3), like the games' own ranks.
+        same = out and round(out[-1].rating, 6) == round(r["rating__ordinal"], 6)
+        out.append(
+            Row(
+                rank=out[-1].rank if same else i + 1,
+                player_id=r["rating__player_id"],
+                name=r["rating__player__display_name"],
+                rating=r["rating__ordinal"],
+                games=r["n"],
+                wins=r["won"],
+                average_score=r["avg"],
+                last_played=r["last"],
+            )
+        )
+    return out
+
+
+def tables(league: League, season: Season | None = None) -> list[tuple[str, str, list[Row]]]:
+    """(game type, its name, standings) for every game the league counts."""
+    labels = dict(GameType.choices)
+    return [(t, labels[t], table(league, t, season)) for t in league.game_types]
+
+
+def pick_season(league: League, requested: str | None) -> tuple[list[Season], Season | None]:
+    """The league's seasons (newest first) and the one to show: the requested one ("all"
+    for all-time), else the season running today, else all-time."""
+    seasons = list(league.seasons.order_by("-starts_on"))
+    if requested == "all":
+        return seasons, None
+    if requested:
+        chosen = next((s for s in seasons if str(s.pk) == requested), None)
+        if chosen is not None:
+            return seasons, chosen
+    today = timezone.localdate()
+    return seasons, next((s for s in seasons if s.contains(today)), None)
+
+
+# --- Games -------------------------------------------------------------------------------
+def seats_prefetch() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
+
+
+@dataclass
+class SeatLine:
+    number: int
+    name: str
+    player_id: int | None
+    is_computer: bool
+    rank: int | None = None
+    score: Any = None
+    letters: str | None = None
+
+
+@dataclass
+class GameLine:
+    game: Game
+    seats: list[SeatLine] = field(default_factory=list)
+    word: str | None = None
+
+    @property
+    def winners(self) -> list[SeatLine]:
+        return [s for s in self.seats if s.rank == 1]
+
+
+def computer_name(seat: Seat) -> str:
+    return _("Computer %(seat)d") % {"seat": seat.number + 1}
+
+
+def seat_lines(game: Game) -> list[SeatLine]:
+    result = game.result or {}
+    ranks, scores = result.get("ranks") or [], result.get("scores") or []
+    lines = []
+    for seat in game.seats.all():  # prefetched
+        n = seat.number
+        lines.append(
+            SeatLine(
+                number=n,
+                name=seat.player.display_name if seat.player_id else computer_name(seat),
+                player_id=seat.player_id,
+                is_computer=seat.is_computer,
+                rank=ranks[n] if n < len(ranks) else None,
+                score=scores[n] if n < len(scores) else None,
+            )
+        )
+    return lines
+
+
+def recent_games(
+    *, league: League | None = None, player: Player | None = None, limit: int = 10
+) -> list[GameLine]:
+    """The latest finished or aborted games, with their seats and results."""
+    games = Game.objects.filter(status__in=[GameStatus.FINISHED, GameStatus.ABORTED])
+    if league is not None:
+        games = games.filter(league=league)
+    if player is not None:
+        games = games.filter(seats__player=player)
+    games = games.select_related("league").prefetch_related(seats_prefetch())
+    games = games.order_by("-finished_at", "-pk")[:limit]
+    return [GameLine(g, seat_lines(g)) for g in games]
+
+
+def running_matches(league: League) -> list[GameLine]:
+    """The league's Smoking Cat matches in progress, with each player's letters (the
+    public view: what anyone at the table can see)."""
+    rules = get_rules(GameType.SMOKING_CAT)
+    games = (
+        Game.objects.filter(
+            league=league, game_type=GameType.SMOKING_CAT, status=GameStatus.RUNNING
+        )
+        .exclude(state__isnull=True)
+        .prefetch_related(seats_prefetch())
+        .order_by("started_at", "pk")
+    )
+    out = []
+    for game in games:
+        view = rules.view(rules.load(game.state), None)
+        letters = view.get("letters") or []
+        lines = seat_lines(game)
+        for line in lines:
+            line.letters = letters[line.number] if line.number < len(letters) else ""
+        out.append(GameLine(game, lines, word=view.get("word")))
+    return out
+
+
+# --- Players -------------------------------------------------------------------------------
+def player_ratings(player: Player) -> list[Rating]:
+    """A player's ratings, overall ones first, then per league."""
+    ratings = Rating.objects.filter(player=player).select_related("league")
+    return sorted(
+        ratings,
+        key=lambda r: (r.league is not None, r.league.name if r.league else "", r.game_type),
+    )
+
+
+HISTORY_POINTS = 300  # per series: enough for a chart, bounded for the page
+
+
+def history(player: Player, ratings: list[Rating] | None = None) -> list[dict]:
+    """The rating-history series of a player: one per rating, oldest point first."""
+    labels = dict(GameType.choices)
+    ratings = player_ratings(player) if ratings is None else ratings
+    by_rating: dict[int, list] = {r.pk: [] for r in ratings}
+    changes = (
+        RatingChange.objects.filter(rating__player=player)
+        .order_by("-played_at", "-id")
+        .values_list("rating_id", "played_at", "ordinal_after", "game_id")
+    )
+    for rating_id, played_at, ordinal, game_id in changes[: HISTORY_POINTS * max(len(ratings), 1)]:
+        points = by_rating.get(rating_id)
+        if points is not None and len(points) < HISTORY_POINTS:
+            points.append([played_at.isoformat(), round(ordinal, 2), game_id])
+    series = []
+    for rating in ratings:
+        scope = rating.league.name if rating.league else None
+        series.append(
+            {
+                "game": rating.game_type,
+                "label": str(labels[rating.game_type]) + (f" · {scope}" if scope else ""),
+                "league": scope,
+                "points": list(reversed(by_rating[rating.pk])),
+            }
+        )
+    return series

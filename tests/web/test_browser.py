@@ -1,0 +1,179 @@
+"""A real browser on the real pages: Debian's Chromium, headless, driven by Playwright.
+
+Opens a league's standings, a player's page and a replay on a phone-sized screen, steps
+through the replay with the buttons and the arrow keys, switches the language, and saves
+screenshots under test-artifacts/. No browser is downloaded: Chromium comes from Debian's
+packages (installed here when missing, as root, the way CI's machine is set up).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests import services
+from tests.web.seed import played, seed_league
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]
+
+
+def ensure_chromium() -> str:
+    if not os.path.exists(CHROMIUM) and shutil.which("apt-get") and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env, timeout=600)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "chromium"], check=False, env=env, timeout=900
+        )
+    if not os.path.exists(CHROMIUM):
+        services.unavailable(
+            "needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium)"
+        )
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    path = ensure_chromium()
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread while it runs; the test's
+    # own database work (seeding, the database flush after it) is ordinary synchronous
+    # code, which Django would otherwise refuse next to a running loop.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=path, args=ARGS, headless=True)
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def page(chromium, live_server):
+    context = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale="en-GB")
+    page = context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda exc: page.problems.append(f"page error: {exc}"))
+    page.on(
+        "console",
+        lambda msg: msg.type == "error" and page.problems.append(f"console: {msg.text}"),
+    )
+
+    def outside(request):
+        if not request.url.startswith(live_server.url) and not request.url.startswith("data:"):
+            page.problems.append(f"external request: {request.url}")
+
+    page.on("request", outside)
+    yield page
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def fits_the_phone(page) -> bool:
+    """Nothing makes the page itself scroll sideways (wide tables scroll in their box)."""
+    return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+
+
+def test_league_player_and_replay_in_a_real_browser(page, live_server, transactional_db):
+    s = seed_league()
+    game = played("felix", [s.anna, s.bruno], 1, league=s.league)
+    base = live_server.url
+
+    # The league's standings.
+    page.goto(f"{base}/leagues/roma/?season=all")
+    felix = page.locator("#felix table tbody tr")
+    assert felix.count() == 4
+    assert felix.first.locator("td.name").inner_text() == "Bruno"
+    assert page.locator(".matches .word-letters").count() == 4
+    assert fits_the_phone(page)
+    shot(page, "league-standings-phone")
+
+    # The season selector reloads the table for the season.
+    page.select_option("#season", str(s.spring.pk))
+    page.wait_for_url(re.compile(rf"season={s.spring.pk}$"))
+    names = page.locator("#felix td.name").all_inner_texts()
+    assert sorted(names) == ["Anna", "Bruno", "Carla"]
+
+    # A player's page, from the standings, with the rating-history chart drawn.
+    page.goto(f"{base}/leagues/roma/?season=all")
+    page.locator("#felix td.name a", has_text="Bruno").click()
+    page.wait_for_selector("#chart svg polyline", state="attached")
+    assert page.locator("h1").inner_text() == "Bruno"
+    assert page.locator("#chart polyline").count() == 4
+    assert page.locator("#chart .legend button").count() == 4
+    page.locator("#chart .legend button").first.click()  # hide a line
+    assert page.locator("#chart polyline").count() == 3
+    assert fits_the_phone(page)
+    shot(page, "player-phone")
+
+    # A finished game's replay, stepped with the buttons and the keys.
+    page.goto(f"{base}/games/{game.pk}/")
+    counter = page.locator(".controls .counter")
+    last = game.version
+    assert counter.inner_text() == f"Step 0 of {last}"
+    assert page.locator("[data-go=prev]").is_disabled()
+    page.click("[data-go=next]")
+    assert counter.inner_text() == f"Step 1 of {last}"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert counter.inner_text() == f"Step 3 of {last}"
+    page.keyboard.press("ArrowLeft")
+    assert counter.inner_text() == f"Step 2 of {last}"
+    assert page.locator(".events p").count() >= 1
+    # Everyone's cards are shown once the game is over.
+    assert page.locator(".board h3", has_text="Hands").count() == 1
+    assert page.locator(".board .hand-line").count() == 3
+    assert page.locator(".board .hand-line .card").count() > 3
+    shot(page, "replay-step-phone")
+    page.keyboard.press("End")
+    assert counter.inner_text() == f"Step {last} of {last}"
+    assert page.locator("[data-go=next]").is_disabled()
+    assert page.locator(".board .notice").inner_text() == "Game over"
+    assert fits_the_phone(page)
+    shot(page, "replay-end-phone")
+    page.keyboard.press("Home")
+    assert counter.inner_text() == f"Step 0 of {last}"
+
+    # A running match shows spectators' view only: no hands.
+    page.goto(f"{base}/games/{s.match.pk}/")
+    page.keyboard.press("End")
+    assert page.locator(".board .hand-line").count() == 0
+    assert page.locator(".board .word-letters").count() == 4
+    shot(page, "running-match-phone")
+
+    # The language switcher.
+    page.goto(f"{base}/leagues/roma/")
+    page.select_option("#lang", "it")
+    page.wait_for_selector("text=Partite recenti")
+    assert page.locator("html").get_attribute("lang") == "it"
+    shot(page, "league-italian-phone")
+
+    assert page.problems == []
