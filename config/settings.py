@@ -141,7 +141,9 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 CELERY_BEAT_SCHEDULE = {
-    "sweep": {"task": "games.tasks.sweep", "schedule": env.float("SWEEP_SECONDS", default=5.0)},
+    # Acts on overdue turn deadlines (so a turn runs at most this much over) and re-queues
+    # moves a lost task left pending.
+    "sweep": {"task": "games.tasks.sweep", "schedule": env.float("SWEEP_SECONDS", default=2.0)},
 }
 
 # --- Telegram -------------------------------------------------------------------------

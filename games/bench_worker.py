@@ -10,6 +10,7 @@ __all__ = ["app"]
 
 COUNTER_KEY = "bench_pipeline:worker_queries"
 _count = {"n": 0}
+_redis = {}
 
 
 def _counting(execute, sql, params, many, context):
@@ -35,4 +36,6 @@ def report(**kwargs):
     import redis
 
     if _count["n"]:
-        redis.Redis.from_url(settings.REDIS_URL).incrby(COUNTER_KEY, _count["n"])
+        if "client" not in _redis:
+            _redis["client"] = redis.Redis.from_url(settings.REDIS_URL)
+        _redis["client"].incrby(COUNTER_KEY, _count["n"])

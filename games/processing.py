@@ -6,8 +6,11 @@ moves in the order they were recorded, lets computer seats act until a human mus
 humans whose deadline passed, and stores the new state, version and deadline. Everything
 that talks to the outside world (front-end updates, timers, ratings) runs after commit.
 
-A timer carries the version it was set for: if the game has moved on, it does nothing
-(lichess's round module re-checks the same way).
+Deadlines are acted on by the periodic sweep, which passes the version it saw: if the game
+has moved on by the time the processor holds the lock, it does nothing (lichess's round
+module re-checks the same way). No per-move timer task is queued: with Redis, ETA tasks sit
+unacknowledged in workers and come back after the visibility timeout, and one indexed query
+every couple of seconds finds every overdue game anyway.
 """
 
 from __future__ import annotations
@@ -42,7 +45,6 @@ class Outcome:
     rejected: int = 0
     events: list[dict] = field(default_factory=list)
     finished: bool = False
-    deadline_changed: bool = False
 
 
 def process(game_id: int, *, timeout_version: int | None = None) -> Outcome | None:
@@ -93,7 +95,6 @@ class Step:
         self.new_moves: list[Move] = []
         self.changed_seats: set[int] = set()
         self.outcome = Outcome(game.pk, version=game.version)
-        self.deadline_before = game.deadline
 
     # -- applying ------------------------------------------------------------------------
     def apply_pending(self, pending: list[Move]) -> None:
@@ -192,7 +193,6 @@ class Step:
                 game.deadline = self.now + timedelta(seconds=game.turn_seconds or 60)
         else:
             game.deadline = None
-        outcome.deadline_changed = game.deadline != self.deadline_before
         game.save(update_fields=update)
         if pending:
             Move.objects.bulk_update(pending, ["status", "seq", "reason", "events", "processed_at"])
@@ -226,5 +226,3 @@ def after_commit(game: Game, outcome: Outcome) -> None:
     if outcome.finished:
         game_finished.send(sender=Game, game_id=game.pk)
         tasks.schedule(tasks.game_finished, game.pk)
-    elif game.deadline is not None and outcome.deadline_changed:
-        tasks.schedule_timer(game.pk, outcome.version, game.deadline)

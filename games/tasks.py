@@ -1,4 +1,4 @@
-"""Celery tasks: process a game, act on deadlines, sweep what was missed.
+"""Celery tasks: process a game, sweep for overdue deadlines and what a lost task left.
 
 The database is the source of truth. A lost task (a worker killed, Redis restarted) loses
 nothing: pending moves and overdue deadlines are found again by ``sweep``.
@@ -7,7 +7,6 @@ nothing: pending moves and overdue deadlines are found again by ``sweep``.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 
 from celery import shared_task
 from django.conf import settings
@@ -63,18 +62,9 @@ def sweep() -> dict:
     return {"pending": len(pending_games), "overdue": len(overdue), "expired": expired}
 
 
-def schedule(task, *args, eta: datetime | None = None) -> None:
+def schedule(task, *args) -> None:
     """Queue a task; a broker that is down only delays the work until the next sweep."""
     try:
-        if eta is None:
-            task.delay(*args)
-        else:
-            task.apply_async(args, eta=eta)
+        task.delay(*args)
     except Exception:
         log.warning("could not queue %s%s; the sweep will retry", task.name, args, exc_info=True)
-
-
-def schedule_timer(game_id: int, version: int, deadline: datetime) -> None:
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        return  # in-process mode: the sweep thread acts on deadlines
-    schedule(process_game, game_id, version, eta=deadline)

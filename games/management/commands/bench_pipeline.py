@@ -71,7 +71,7 @@ class Command(BaseCommand):
 
         app.conf.task_always_eager = False
         self.redis = redis.Redis.from_url(settings.REDIS_URL)
-        self.redis.delete(COUNTER_KEY)
+        self.redis.delete(COUNTER_KEY, app.conf.task_default_queue)  # nothing left from before
         self.cleanup()
         workers = [] if opts["external_worker"] else self.start_workers(opts)
         try:
