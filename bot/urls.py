@@ -1,4 +1,9 @@
+from django.urls import path
+
+from bot import views
+
 app_name = "bot"
 
-# The webhook view is added by the Telegram front-end.
-urlpatterns: list = []
+urlpatterns = [
+    path("webhook", views.webhook, name="webhook"),
+]

@@ -45,6 +45,7 @@ class Outcome:
     rejected: int = 0
     events: list[dict] = field(default_factory=list)
     finished: bool = False
+    deadline_changed: bool = False
 
 
 def process(game_id: int, *, timeout_version: int | None = None) -> Outcome | None:
@@ -95,14 +96,23 @@ class Step:
         self.new_moves: list[Move] = []
         self.changed_seats: set[int] = set()
         self.outcome = Outcome(game.pk, version=game.version)
+        self.deadline_before = game.deadline
 
     # -- applying ------------------------------------------------------------------------
     def apply_pending(self, pending: list[Move]) -> None:
+        acted = self._seats_that_acted_on(pending)
         for move in pending:
             move.processed_at = self.now
             seat = self.seats.get(move.seat)
             if seat is None or (seat.is_computer and move.source == MoveSource.HUMAN):
                 move.status, move.reason = MoveStatus.REJECTED, _("A computer plays this seat.")
+                self.outcome.rejected += 1
+                continue
+            seen = (move.seat, move.seen_version)
+            if move.source == MoveSource.HUMAN and seen in acted:
+                # The seat already acted on the table it saw: a second tap of a button
+                # that is still legal (another flip, another "more") is not a new decision.
+                move.status, move.reason = MoveStatus.REJECTED, _("This button is out of date.")
                 self.outcome.rejected += 1
                 continue
             try:
@@ -112,9 +122,29 @@ class Step:
                 self.outcome.rejected += 1
                 continue
             self._applied(move, events)
+            if move.seen_version is not None:
+                acted.add(seen)
             if seat.timeouts:
                 seat.timeouts = 0
                 self.changed_seats.add(seat.number)
+
+    def _seats_that_acted_on(self, pending: list[Move]) -> set[tuple[int, int]]:
+        """(seat, version seen) of applied human moves that pending ones may repeat. Only
+        moves made on an older table can repeat one, so the usual case needs no query."""
+        older = {
+            m.seen_version
+            for m in pending
+            if m.seen_version is not None and m.seen_version < self.game.version
+        }
+        if not older:
+            return set()
+        rows = Move.objects.filter(
+            game_id=self.game.pk,
+            status=MoveStatus.APPLIED,
+            source=MoveSource.HUMAN,
+            seen_version__in=older,
+        ).values_list("seat", "seen_version")
+        return set(rows)
 
     def _applied(self, move: Move, events: list[dict]) -> None:
         self.outcome.version += 1
@@ -193,6 +223,7 @@ class Step:
                 game.deadline = self.now + timedelta(seconds=game.turn_seconds or 60)
         else:
             game.deadline = None
+        outcome.deadline_changed = game.deadline != self.deadline_before
         game.save(update_fields=update)
         if pending:
             Move.objects.bulk_update(pending, ["status", "seq", "reason", "events", "processed_at"])
@@ -219,7 +250,7 @@ def after_commit(game: Game, outcome: Outcome) -> None:
 
     if outcome.version != game.version:  # pragma: no cover - guarded by construction
         log.error("game %s: version mismatch after commit", game.pk)
-    if outcome.applied or outcome.rejected:
+    if outcome.applied or outcome.rejected or outcome.deadline_changed:
         game_updated.send(
             sender=Game, game_id=game.pk, version=outcome.version, events=outcome.events
         )

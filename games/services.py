@@ -38,6 +38,23 @@ def player_from_telegram(
     return player
 
 
+def set_language(player: Player, code: str) -> None:
+    """The language of the player's private messages (en, it, pt)."""
+    if code not in Language.values:
+        raise errors.UnknownAction()
+    Player.objects.filter(pk=player.pk).update(language=code)
+    player.language = code
+
+
+def set_reachable(player: Player, reachable: bool) -> bool:
+    """Whether the bot may write to the player privately (Start pressed; not blocked since).
+    Returns whether it changed."""
+    changed = Player.objects.filter(pk=player.pk).exclude(reachable=reachable)
+    changed = changed.update(reachable=reachable)
+    player.reachable = reachable
+    return bool(changed)
+
+
 def check_not_banned(player: Player) -> None:
     if player.banned_now:
         raise errors.Banned()
@@ -128,11 +145,13 @@ def add_computer(game: Game, strategy: str = "heuristic") -> Seat:
     return seat
 
 
-def remove_seat(game: Game, number: int, by: Player | None = None) -> None:
+def remove_seat(
+    game: Game, number: int, by: Player | None = None, *, is_chat_admin: bool = False
+) -> None:
     """Take a seat (a computer, or a player who cannot be reached) out of the lobby."""
     with transaction.atomic():
         game = _lock_lobby(game.pk)
-        _check_may_manage(game, by)
+        _check_may_manage(game, by, is_chat_admin)
         if not game.seats.filter(number=number).delete()[0]:
             raise errors.NotSeated()
     notify(game)
@@ -316,13 +335,22 @@ def adjust_letter(game: Game, number: int, delta: int, reason: str) -> Move:
     return move
 
 
-def replace_with_computer(game: Game, number: int, strategy: str = "heuristic") -> Seat:
+def replace_with_computer(
+    game: Game,
+    number: int,
+    strategy: str = "heuristic",
+    *,
+    by: Player | None = None,
+    is_chat_admin: bool = False,
+) -> Seat:
     """Hand a seat to a computer for the rest of the game (a moderator's or the timer's
-    decision); in a lobby, swap an unreachable player for a computer."""
+    decision, ``by=None``); in a lobby, the creator or a chat administrator swaps a player
+    who cannot be reached for a computer."""
     if strategy not in STRATEGIES:
         raise errors.GameError()
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
+        _check_may_manage(game, by, is_chat_admin)
         seat = game.seats.filter(number=number).first()
         if seat is None:
             raise errors.NotSeated()

@@ -211,3 +211,37 @@ def test_replay_game_command(lobby, run_on_commit, capsys):
     Game.objects.filter(pk=game.pk).update(state={"tampered": True})
     with pytest.raises(Exception, match="differ"):
         call_command("replay_game", game.pk)
+
+
+def test_a_second_tap_on_the_same_table_is_out_of_date(lobby, run_on_commit):
+    """One decision per seat per table version, even when the action is still legal."""
+    game, _players = started(lobby, run_on_commit, "bon_appetit", 2, 0)
+    rules, state = state_of(game)
+    first = rules.to_act(state)[0]
+    seen = game.version
+    one = Move.objects.create(game=game, seat=first, action="flip", key="t1", seen_version=seen)
+    two = Move.objects.create(game=game, seat=first, action="flip", key="t2", seen_version=seen)
+    processing.process(game.pk)
+    one.refresh_from_db(), two.refresh_from_db()
+    assert one.status == "applied"
+    assert two.status == "rejected" and two.reason == "This button is out of date."
+    # The same rule holds across processing runs, from the database.
+    three = Move.objects.create(game=game, seat=first, action="flip", key="t3", seen_version=seen)
+    processing.process(game.pk)
+    three.refresh_from_db()
+    assert three.status == "rejected"
+
+
+def test_the_first_deadline_is_announced(lobby, run_on_commit):
+    seen = []
+
+    def on_update(sender, game_id, version, events, **kw):
+        seen.append(version)
+
+    game_updated.connect(on_update)
+    try:
+        game, _ = started(lobby, run_on_commit, "felix", 2, 1)
+    finally:
+        game_updated.disconnect(on_update)
+    # The start's processing set the deadline; the front-end heard of it.
+    assert game.deadline is not None and game.version in seen

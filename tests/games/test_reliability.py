@@ -176,11 +176,8 @@ def redis_up(port: int) -> bool:
 
 def start_redis(port: int) -> None:
     """The same command CI uses to start this machine's Redis."""
-    subprocess.run(
-        ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", str(port)]
-        + ["--save", "", "--appendonly", "no"],
-        check=True,
-    )
+    flags = ("--daemonize", "yes", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+    subprocess.run(["redis-server", "--port", str(port), *flags], check=True)
     wait_until(lambda: redis_up(port), what="Redis up")
 
 
@@ -207,7 +204,7 @@ def test_redis_stopped_while_moves_are_submitted_then_started(live, redis_url):
     # kombu may take the worker down when its broker vanishes with messages unacked; in
     # production its supervisor (compose: restart unless-stopped) starts it again.
     alive = wait_until(
-        lambda: ("down" if worker.proc.poll() is not None else worker.answers_ping()),
+        lambda: "down" if worker.proc.poll() is not None else worker.answers_ping(),
         what="the worker to reconnect or exit",
     )
     if alive == "down":

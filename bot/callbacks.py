@@ -1,0 +1,94 @@
+"""The compact callback data of the bot's buttons (Telegram allows 64 bytes).
+
+    g<game>:<version>:<action>   a move; the action is an engine action string (≤ 40 bytes)
+    m<game>:<version>:<prefix>   open a step-by-step menu of the actions starting with prefix
+                                 (an empty prefix goes back to the main keyboard)
+    t<game>:<version>:<card>     toggle a card in a selection (Smoking Cat passing)
+    l<game>:<op>                 a lobby button: j join, x leave, c add computer, s start,
+                                 q cancel, r<seat> computer instead of a player, k<seat> remove
+    n:<slug>                     /new: the game picked
+    s:<op>:<arg>                 /settings of a group (the chat comes from the update)
+    L:<code>                     /lang: the player's language
+    r:<slug>                     /rules of one game
+
+The data never says who tapped: the player is always ``update.effective_user``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_BYTES = 64
+_GAME = re.compile(r"^([gmtl])(\d{1,12}):(.*)$", re.S)
+_VERSIONED = re.compile(r"^(\d{1,9}):(.*)$", re.S)
+_PLAIN = re.compile(r"^([nsLr]):(.*)$", re.S)
+# Engine actions and menu prefixes are short printable ASCII without spaces.
+_TOKEN = re.compile(r"^[\x21-\x7e]{0,40}$")
+_LOBBY_OP = re.compile(r"^(?:[jxcsq]|[rk]\d{1,2})$")
+
+
+class BadData(ValueError):
+    """Callback data that the bot did not make (or made by an older version)."""
+
+
+@dataclass(frozen=True)
+class Data:
+    kind: str  # one of g m t l n s L r
+    game_id: int | None = None
+    version: int | None = None
+    arg: str = ""
+
+    def encode(self) -> str:
+        if self.kind in "gmt":
+            text = f"{self.kind}{self.game_id}:{self.version}:{self.arg}"
+        elif self.kind == "l":
+            text = f"l{self.game_id}:{self.arg}"
+        else:
+            text = f"{self.kind}:{self.arg}"
+        if len(text.encode()) > MAX_BYTES:
+            raise ValueError(f"callback data over {MAX_BYTES} bytes: {text!r}")
+        return text
+
+
+def move(game_id: int, version: int, action: str) -> str:
+    return Data("g", game_id, version, action).encode()
+
+
+def menu(game_id: int, version: int, prefix: str = "") -> str:
+    return Data("m", game_id, version, prefix).encode()
+
+
+def toggle(game_id: int, version: int, card: str) -> str:
+    return Data("t", game_id, version, card).encode()
+
+
+def lobby(game_id: int, op: str) -> str:
+    return Data("l", game_id, None, op).encode()
+
+
+def plain(kind: str, arg: str) -> str:
+    return Data(kind, None, None, arg).encode()
+
+
+def decode(text: str | None) -> Data:
+    if not text or len(text.encode()) > MAX_BYTES:
+        raise BadData("empty or too long")
+    found = _GAME.match(text)
+    if found:
+        kind, game_id, rest = found.group(1), int(found.group(2)), found.group(3)
+        if kind == "l":
+            if not _LOBBY_OP.match(rest):
+                raise BadData("unknown lobby button")
+            return Data("l", game_id, None, rest)
+        versioned = _VERSIONED.match(rest)
+        if not versioned or not _TOKEN.match(versioned.group(2)):
+            raise BadData("bad game button")
+        arg = versioned.group(2)
+        if kind in "gt" and not arg:
+            raise BadData("a move needs an action")
+        return Data(kind, game_id, int(versioned.group(1)), arg)
+    found = _PLAIN.match(text)
+    if found and _TOKEN.match(found.group(2)):
+        return Data(found.group(1), None, None, found.group(2))
+    raise BadData("unknown button")

@@ -1,0 +1,27 @@
+"""The bot's update handlers (python-telegram-bot), registered by ``register``."""
+
+import logging
+
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler
+
+from bot.handlers import buttons, commands
+
+log = logging.getLogger(__name__)
+
+
+async def log_error(update, context) -> None:
+    log.error("update %s failed", getattr(update, "update_id", None), exc_info=context.error)
+
+
+def register(app: Application) -> None:
+    app.add_handler(CommandHandler("start", commands.start))
+    app.add_handler(CommandHandler("help", commands.help_command))
+    app.add_handler(CommandHandler("rules", commands.rules))
+    app.add_handler(CommandHandler("new", commands.new))
+    app.add_handler(CommandHandler("cancel", commands.cancel))
+    app.add_handler(CommandHandler("stats", commands.stats))
+    app.add_handler(CommandHandler("standings", commands.standings))
+    app.add_handler(CommandHandler("lang", commands.lang))
+    app.add_handler(CommandHandler("settings", commands.settings_command))
+    app.add_handler(CallbackQueryHandler(buttons.on_button))
+    app.add_error_handler(log_error)

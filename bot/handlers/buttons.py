@@ -1,0 +1,340 @@
+"""Every inline button lands here. Each tap is answered exactly once, at once, with a
+short toast in the tapper's language; the player is the update's user, never the data."""
+
+from __future__ import annotations
+
+import logging
+from importlib.util import find_spec
+
+from django.core.cache import cache
+from django.utils import translation
+from django.utils.translation import gettext as _
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot import cachekeys, callbacks, sync
+from bot.handlers import commands
+from bot.handlers.common import (
+    Reply,
+    answer,
+    db,
+    edit_tapped,
+    is_chat_admin,
+    is_group,
+    language_of,
+    player_for,
+)
+from bot.handlers.settings_menu import apply as apply_setting
+from bot.render import renderer
+from bot.render.common import game_name
+from bot.screens import GameScreens, selection_key
+from bot.texts import rules_text
+from games import services
+from games.engines import SLUGS
+from games.errors import GameError
+from games.models import Game, GameStatus, Seat
+from games.players import STRATEGIES
+
+log = logging.getLogger(__name__)
+
+# One move per seat and seen version: a flood of taps on one button records one move.
+TAP_TTL = 30
+SELECTION_TTL = 3600
+MANAGING_OPS = ("s", "q", "c", "r", "k")
+
+
+def computer_strategy(slug: str) -> str:
+    """The heuristic player where the game has one, else the random one."""
+    return "heuristic" if find_spec(f"games.players.{slug}") else STRATEGIES[0]
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    try:
+        data = callbacks.decode(query.data)
+    except callbacks.BadData:
+        await answer(update, await _refusal(update.effective_user, "bad"))
+        return
+    try:
+        reply = await HANDLERS[data.kind](update, context, data)
+    except Exception:
+        log.exception("button %r failed", query.data)
+        reply = await _refusal(update.effective_user, "error")
+    if reply.edit:
+        await edit_tapped(update, *reply.edit)
+    await answer(update, reply)
+
+
+@db
+def _refusal(user, why: str) -> Reply:
+    with translation.override(language_of(user)):
+        texts = {
+            "bad": _("This button is not valid (any more)."),
+            "error": _("Something went wrong; please try again."),
+            "private": _("This button works in your private chat with the bot."),
+            "chat": _("This button belongs to another chat."),
+        }
+        return Reply(texts[why])
+
+
+def _private_chat(update: Update) -> bool:
+    message = update.callback_query.message
+    return message is not None and message.chat.id == update.effective_user.id
+
+
+# -- moves ------------------------------------------------------------------------------------
+
+
+@db
+def _move(user, data: callbacks.Data, query_id: str) -> Reply:
+    player = player_for(user)
+    with translation.override(player.language):
+        game = Game.objects.filter(pk=data.game_id).only("game_type").first()
+        if game is None:
+            return Reply(_("This game no longer exists."))
+        tap = cachekeys.key("tap", data.game_id, player.pk, data.version)
+        if not cache.add(tap, query_id, timeout=TAP_TTL):
+            return Reply(_("Got it already — one moment."))
+        try:
+            services.submit_move(data.game_id, player, data.arg, query_id, data.version)
+        except GameError as exc:
+            cache.delete(tap)
+            return Reply(str(exc))
+        return Reply(renderer(game.game_type).toast(data.arg, None))
+
+
+async def move(update: Update, context, data: callbacks.Data) -> Reply:
+    return await _move(update.effective_user, data, update.callback_query.id)
+
+
+@db
+def _private_screen(user, data: callbacks.Data, toggle: str | None = None) -> Reply:
+    """A menu step (or a toggled selection) in the player's private message."""
+    player = player_for(user)
+    with translation.override(player.language):
+        game = Game.objects.filter(pk=data.game_id).first()
+        seat = game and game.seats.filter(player=player).first()
+        if seat is None:
+            return Reply(_("You are not playing in this game."))
+        if game.status != GameStatus.RUNNING:
+            return Reply(_("The game is over."))
+        if data.version != game.version and toggle is None:
+            return Reply(_("This button is out of date."))
+        screens = GameScreens(game)
+        if toggle is not None:
+            refusal = _toggle(game, seat.number, screens, toggle)
+            if refusal:
+                return Reply(refusal)
+        screen = screens.private(seat.number, prefix=data.arg if toggle is None else None)
+        if screen is None:
+            return Reply(_("That is not possible now."))
+        sync.forget_private(game.pk, seat.number)
+        return Reply("", edit=(screens.fill(screen), screen.rows))
+
+
+def _toggle(game: Game, seat: int, screens: GameScreens, card: str) -> str | None:
+    view = screens.view(seat)
+    if game.game_type != "smoking_cat" or view.get("phase") != "pass":
+        return _("That is not possible now.")
+    if seat not in screens.to_act():
+        return _("You have already passed; wait for the others.")
+    if card not in view["hand"]:
+        return _("That card is not in your hand.")
+    key = selection_key(game.pk, seat, view["deal"])
+    chosen = [c for c in cache.get(key) or [] if c in view["hand"]]
+    if card in chosen:
+        chosen.remove(card)
+    elif len(chosen) >= 3:
+        return _("You pass exactly three cards: unselect one first.")
+    else:
+        chosen.append(card)
+    cache.set(key, chosen, SELECTION_TTL)
+    return None
+
+
+async def menu(update: Update, context, data: callbacks.Data) -> Reply:
+    if not _private_chat(update):  # a private view must never land in a group message
+        return await _refusal(update.effective_user, "private")
+    return await _private_screen(update.effective_user, data)
+
+
+async def toggle(update: Update, context, data: callbacks.Data) -> Reply:
+    if not _private_chat(update):
+        return await _refusal(update.effective_user, "private")
+    return await _private_screen(update.effective_user, data, toggle=data.arg)
+
+
+# -- the lobby ----------------------------------------------------------------------------------
+
+
+@db
+def _lobby_facts(game_id: int):
+    game = Game.objects.filter(pk=game_id).select_related("created_by").first()
+    if game is None:
+        return None, None
+    return game.chat_id, game.created_by.telegram_id if game.created_by else None
+
+
+@db
+def _lobby(user, data: callbacks.Data, is_admin: bool) -> Reply:
+    player = player_for(user)
+    op = data.arg
+    with translation.override(player.language):
+        game = Game.objects.filter(pk=data.game_id).first()
+        if game is None:
+            return Reply(_("This game no longer exists."))
+        manager = is_admin or player.pk == game.created_by_id
+        try:
+            if op == "j":
+                services.join(game, player)
+                if not player.reachable:
+                    return Reply(
+                        _(
+                            "You joined! Now open a private chat with the bot and press Start,"
+                            " so that it can send you your cards."
+                        ),
+                        alert=True,
+                    )
+                return Reply(_("You joined the game."))
+            if op == "x":
+                services.leave(game, player)
+                return Reply(_("You left the game."))
+            if op == "s":
+                services.start(game, by=player, is_chat_admin=is_admin)
+                return Reply(_("The game starts!"))
+            if op == "q":
+                services.abort(game, reason="cancelled", by=player, is_chat_admin=is_admin)
+                return Reply(_("The game was cancelled."))
+            if not manager:
+                return Reply(_("Only the game's creator or a chat administrator may do that."))
+            if op == "c":
+                services.add_computer(game, computer_strategy(game.game_type))
+                return Reply(_("A computer joins the table."))
+            number = int(op[1:])
+            if op[0] == "k":
+                services.remove_seat(game, number, by=player, is_chat_admin=is_admin)
+                return Reply(_("The computer left the table."))
+            seat = game.seats.select_related("player").filter(number=number).first()
+            if seat is None or seat.player is None or seat.player.reachable:
+                return Reply(_("That is not possible now."))
+            services.replace_with_computer(
+                game,
+                number,
+                computer_strategy(game.game_type),
+                by=player,
+                is_chat_admin=is_admin,
+            )
+            return Reply(_("A computer takes that seat."))
+        except GameError as exc:
+            return Reply(str(exc))
+
+
+async def lobby(update: Update, context, data: callbacks.Data) -> Reply:
+    chat_id, creator = await _lobby_facts(data.game_id)
+    message = update.callback_query.message
+    if chat_id is not None and message is not None and message.chat.id != chat_id:
+        return await _refusal(update.effective_user, "chat")
+    user = update.effective_user
+    is_admin = False
+    if chat_id is not None and data.arg[0] in MANAGING_OPS and user.id != creator:
+        is_admin = await is_chat_admin(context.bot, chat_id, user.id)
+    return await _lobby(user, data, is_admin)
+
+
+# -- /new picker, /rules picker, /lang, /settings ----------------------------------------------
+
+
+async def new_game(update: Update, context, data: callbacks.Data) -> Reply:
+    if data.arg not in SLUGS:
+        return await _refusal(update.effective_user, "bad")
+    chat = update.callback_query.message.chat if update.callback_query.message else None
+    if chat is None:
+        return await _refusal(update.effective_user, "bad")
+    reply = await commands.create_lobby(update.effective_user, chat, data.arg)
+    if reply:
+        return Reply(reply[0])
+    return Reply("🎲 " + await _game_label(update.effective_user, data.arg))
+
+
+@db
+def _game_label(user, slug: str) -> str:
+    with translation.override(language_of(user)):
+        return game_name(slug)
+
+
+@db
+def _rules(user, chat, slug: str) -> Reply:
+    language = language_of(user)
+    if is_group(chat):
+        language = commands.chat_settings_for(chat).language
+    with translation.override(language):
+        return Reply("", edit=(rules_text(slug), []))
+
+
+async def rules(update: Update, context, data: callbacks.Data) -> Reply:
+    if data.arg not in SLUGS or update.callback_query.message is None:
+        return await _refusal(update.effective_user, "bad")
+    return await _rules(update.effective_user, update.callback_query.message.chat, data.arg)
+
+
+@db
+def _set_language(user, code: str) -> Reply:
+    player = player_for(user)
+    if code not in commands.LANGUAGE_NAMES:
+        return Reply(_("This button is not valid (any more)."))
+    services.set_language(player, code)
+    # Private messages of the player's open games follow the new language.
+    open_games = Seat.objects.filter(
+        player=player, game__status__in=[GameStatus.LOBBY, GameStatus.RUNNING]
+    ).values_list("game_id", flat=True)
+    for game_id in open_games:
+        sync.request_sync(game_id)
+    with translation.override(code):
+        text = _("Your language for private messages:")
+        return Reply(
+            _("Language: %(name)s") % {"name": commands.LANGUAGE_NAMES[code]},
+            edit=(text, commands.language_keyboard(code)),
+        )
+
+
+async def language(update: Update, context, data: callbacks.Data) -> Reply:
+    return await _set_language(update.effective_user, data.arg)
+
+
+@db
+def _change_setting(user, chat, arg: str) -> Reply:
+    player = player_for(user)
+    op, _sep, value = arg.partition(":")
+    chat_settings = commands.chat_settings_for(chat, player)
+    screen = apply_setting(chat_settings, op, value, title=chat.title or "")
+    with translation.override(player.language):
+        if screen is None:
+            return Reply(_("This button is not valid (any more)."))
+        return Reply(_("Saved.") if op not in ("leagues", "main") else "", edit=screen)
+
+
+async def settings(update: Update, context, data: callbacks.Data) -> Reply:
+    message = update.callback_query.message
+    if message is None or not is_group(message.chat):
+        return await _refusal(update.effective_user, "bad")
+    if not await is_chat_admin(context.bot, message.chat.id, update.effective_user.id):
+        return await _admins_only(update.effective_user)
+    return await _change_setting(update.effective_user, message.chat, data.arg)
+
+
+@db
+def _admins_only(user) -> Reply:
+    with translation.override(language_of(user)):
+        return Reply(_("Only the group's administrators may change its settings."))
+
+
+HANDLERS = {
+    "g": move,
+    "m": menu,
+    "t": toggle,
+    "l": lobby,
+    "n": new_game,
+    "r": rules,
+    "L": language,
+    "s": settings,
+}

@@ -1,0 +1,317 @@
+"""Slash commands: /start /help /rules /new /cancel /stats /standings /lang /settings."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db.models import Count
+from django.utils import translation
+from django.utils.translation import gettext as _
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot import callbacks, sync
+from bot.handlers.common import db, is_chat_admin, is_group, player_for, send
+from bot.handlers.settings_menu import settings_screen
+from bot.keyboard import Button
+from bot.models import ChatSettings
+from bot.render.common import EMOJI, esc, game_name
+from bot.texts import help_text, rules_text
+from games import services
+from games.engines import SLUGS
+from games.errors import GameError
+from games.leagues import league_for_chat
+from games.models import GameStatus, Language, Player, Rating, Seat
+
+ALIASES = {
+    "felix": "felix",
+    "smoking_cat": "smoking_cat",
+    "smokingcat": "smoking_cat",
+    "smoking": "smoking_cat",
+    "bon_appetit": "bon_appetit",
+    "bonappetit": "bon_appetit",
+    "bon": "bon_appetit",
+    "cats_and_dogs": "cats_and_dogs",
+    "catsanddogs": "cats_and_dogs",
+    "cani": "cats_and_dogs",
+    "canigatti": "cats_and_dogs",
+    "cani_e_gatti": "cats_and_dogs",
+}
+LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "pt": "Português"}
+
+
+def game_from_arg(args: list[str]) -> str | None:
+    if not args:
+        return None
+    return ALIASES.get(args[0].lower().replace("-", "_"), "")
+
+
+def chat_settings_for(chat, creator: Player | None = None) -> ChatSettings:
+    """The group's settings, created on first use in the creator's language."""
+    found = ChatSettings.objects.filter(chat_id=chat.id).first()
+    if found:
+        return found
+    found, _created = ChatSettings.objects.get_or_create(
+        chat_id=chat.id,
+        defaults={
+            "title": (chat.title or "")[:255],
+            "language": creator.language if creator else Language.EN,
+        },
+    )
+    return found
+
+
+def reply_language(chat, player: Player) -> str:
+    """What is posted in a group is read by all: the chat's language; else the player's."""
+    if is_group(chat):
+        return chat_settings_for(chat, player).language
+    return player.language
+
+
+def games_keyboard(kind: str, slugs) -> list[list[Button]]:
+    buttons = [Button(f"{EMOJI[s]} {game_name(s)}", callbacks.plain(kind, s)) for s in slugs]
+    return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+
+
+# -- /start and /help ---------------------------------------------------------------------------
+
+
+@db
+def _start(user, chat, payload: str) -> str:
+    player = player_for(user)
+    if chat.type != "private":
+        with translation.override(player.language):
+            return help_text()
+    services.set_reachable(player, True)
+    # Lobbies that waited for this player, and games whose messages they missed.
+    open_games = Seat.objects.filter(
+        player=player, game__status__in=[GameStatus.LOBBY, GameStatus.RUNNING]
+    ).values_list("game_id", flat=True)
+    for game_id in open_games:
+        sync.request_sync(game_id)
+    with translation.override(player.language):
+        lines = [
+            "✅ "
+            + _("Hello %(name)s! I can now send you your cards.") % {"name": esc(user.first_name)}
+        ]
+        if payload.startswith("g") and payload[1:].isdigit():
+            lines.append(_("Go back to the group: the game will start when everyone is ready."))
+        lines += ["", help_text()]
+        return "\n".join(lines)
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    payload = context.args[0] if context.args else ""
+    text = await _start(update.effective_user, update.effective_chat, payload)
+    await send(context.bot, update.effective_chat.id, text)
+
+
+@db
+def _in_language(user, chat, render) -> str:
+    """Render in the chat's language in a group, the player's in private."""
+    with translation.override(reply_language(chat, player_for(user))):
+        return render()
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    text = await _in_language(update.effective_user, update.effective_chat, help_text)
+    await send(context.bot, update.effective_chat.id, text)
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    slug = game_from_arg(context.args)
+    if slug:
+        text = await _in_language(
+            update.effective_user, update.effective_chat, lambda: rules_text(slug)
+        )
+        await send(context.bot, update.effective_chat.id, text)
+        return
+
+    def picker():
+        return _("Which game?"), games_keyboard("r", SLUGS)
+
+    text, rows = await _in_language(update.effective_user, update.effective_chat, picker)
+    await send(context.bot, update.effective_chat.id, text, rows)
+
+
+# -- /new and /cancel ---------------------------------------------------------------------------
+
+
+@db
+def create_lobby(user, chat, slug: str | None) -> tuple[str, list] | None:
+    """Open a lobby (the lobby message itself comes from the sync). Returns a reply to
+    send, if any: the game picker, or why no lobby was opened."""
+    player = player_for(user)
+    with translation.override(reply_language(chat, player)):
+        if not is_group(chat):
+            return _("Games are played in groups: add me to a group and send /new there."), []
+        chat_settings = chat_settings_for(chat, player)
+        enabled = [s for s in SLUGS if chat_settings.game_enabled(s)]
+        if slug is None:
+            if not enabled:
+                return _("No game is enabled in this group (see /settings)."), []
+            return "🎲 " + _("Which game shall we play?"), games_keyboard("n", enabled)
+        if slug == "":
+            return _("I do not know that game. Try /new without a name."), []
+        if slug not in enabled:
+            return _("That game is switched off in this group."), []
+        try:
+            services.create_lobby(
+                chat.id,
+                slug,
+                player,
+                league=league_for_chat(chat.id),
+                turn_seconds=chat_settings.turn_seconds,
+            )
+        except GameError as exc:
+            return str(exc), []
+    return None
+
+
+async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    slug = game_from_arg(context.args)
+    reply = await create_lobby(update.effective_user, update.effective_chat, slug)
+    if reply:
+        await send(context.bot, update.effective_chat.id, *reply)
+
+
+@db
+def _open_game(user, chat):
+    player = player_for(user)
+    game = services.open_game(chat.id) if is_group(chat) else None
+    return player, game, reply_language(chat, player)
+
+
+@db
+def _abort(player, game, is_admin, language) -> str:
+    with translation.override(language):
+        try:
+            services.abort(game, reason="cancelled", by=player, is_chat_admin=is_admin)
+        except GameError as exc:
+            return str(exc)
+        return _("The game was cancelled.")
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    player, game, language = await _open_game(update.effective_user, update.effective_chat)
+    if game is None:
+        text = await db(_no_game)(language)
+    else:
+        admin = player.pk != game.created_by_id and await is_chat_admin(
+            context.bot, game.chat_id, update.effective_user.id
+        )
+        text = await _abort(player, game, admin, language)
+    await send(context.bot, update.effective_chat.id, text)
+
+
+def _no_game(language) -> str:
+    with translation.override(language):
+        return _("There is no game to cancel here.")
+
+
+# -- /stats and /standings ---------------------------------------------------------------------
+
+
+@db
+def _stats(user, chat) -> str:
+    player = player_for(user)
+    with translation.override(reply_language(chat, player)):
+        finished = Seat.objects.filter(player=player, game__status=GameStatus.FINISHED)
+        played = {
+            row["game__game_type"]: row["n"]
+            for row in finished.values("game__game_type").annotate(n=Count("id"))
+        }
+        wins = dict.fromkeys(SLUGS, 0)
+        for seat in finished.select_related("game").only(
+            "number", "game__result", "game__game_type"
+        ):
+            ranks = (seat.game.result or {}).get("ranks") or []
+            if seat.number < len(ranks) and ranks[seat.number] == 1:
+                wins[seat.game.game_type] += 1
+        ratings = {
+            r.game_type: r for r in Rating.objects.filter(player=player, league__isnull=True)
+        }
+        lines = ["📊 <b>" + _("Your games, %(name)s") % {"name": esc(player.display_name)} + "</b>"]
+        for slug in SLUGS:
+            if slug not in played:
+                continue
+            line = f"{EMOJI[slug]} {esc(game_name(slug))}: " + _(
+                "%(played)d played, %(won)d won"
+            ) % {"played": played[slug], "won": wins[slug]}
+            if slug in ratings:
+                line += " · " + _("rating %(rating).1f") % {"rating": ratings[slug].ordinal}
+            lines.append(line)
+        if len(lines) == 1:
+            lines.append(_("No finished games yet. Send /new in a group!"))
+        running = Seat.objects.filter(player=player, game__status=GameStatus.RUNNING).count()
+        if running:
+            lines.append(_("Playing now: %(count)d") % {"count": running})
+        lines.append(_("Your page: %(url)s") % {"url": f"{settings.SITE_URL}/players/{player.pk}/"})
+        return "\n".join(lines)
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await send(
+        context.bot,
+        update.effective_chat.id,
+        await _stats(update.effective_user, update.effective_chat),
+    )
+
+
+def standings_text(chat_id: int | None) -> str:
+    league = league_for_chat(chat_id) if chat_id is not None else None
+    if league is None:
+        return "🏆 " + _("All leagues: %(url)s") % {"url": f"{settings.SITE_URL}/leagues/"}
+    return "🏆 " + _("Standings of %(league)s: %(url)s") % {
+        "league": esc(league.name),
+        "url": f"{settings.SITE_URL}/leagues/{league.slug}/",
+    }
+
+
+async def standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat = update.effective_chat
+    text = await _in_language(
+        update.effective_user, chat, lambda: standings_text(chat.id if is_group(chat) else None)
+    )
+    await send(context.bot, chat.id, text)
+
+
+# -- /lang and /settings ---------------------------------------------------------------------------
+
+
+def language_keyboard(current: str):
+    return [
+        [
+            Button(("✓ " if code == current else "") + name, callbacks.plain("L", code))
+            for code, name in LANGUAGE_NAMES.items()
+        ]
+    ]
+
+
+@db
+def _lang(user):
+    player = player_for(user)
+    with translation.override(player.language):
+        return _("Your language for private messages:"), language_keyboard(player.language)
+
+
+async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    text, rows = await _lang(update.effective_user)
+    await send(context.bot, update.effective_chat.id, text, rows)
+
+
+@db
+def _settings_or_refusal(user, chat, admin: bool):
+    player = player_for(user)
+    with translation.override(reply_language(chat, player)):
+        if not is_group(chat):
+            return _("Use /settings in a group, as one of its administrators."), []
+        if not admin:
+            return _("Only the group's administrators may change its settings."), []
+    return settings_screen(chat_settings_for(chat, player))
+
+
+async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat = update.effective_chat
+    admin = is_group(chat) and await is_chat_admin(context.bot, chat.id, update.effective_user.id)
+    text, rows = await _settings_or_refusal(update.effective_user, chat, admin)
+    await send(context.bot, chat.id, text, rows)

@@ -1,0 +1,119 @@
+"""/settings: a group's language, turn time, linked league, enabled games, auto flip."""
+
+from __future__ import annotations
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from bot import callbacks
+from bot.keyboard import Button
+from bot.models import ChatSettings
+from bot.render.common import EMOJI, esc, short_name
+from games.engines import SLUGS
+from games.leagues import league_for_chat, link_chat
+from games.models import Language, League
+
+TURN_CHOICES = (0, 30, 60, 90, 120, 300)
+LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "pt": "Português"}
+MAX_LEAGUES = 12
+
+
+def _button(label: str, op: str, arg: object = "") -> Button:
+    return Button(label, callbacks.plain("s", f"{op}:{arg}"))
+
+
+def settings_screen(cs: ChatSettings):
+    with translation.override(cs.language):
+        league = league_for_chat(cs.chat_id)
+        turn = (
+            _("%(seconds)d s") % {"seconds": cs.turn_seconds} if cs.turn_seconds else _("default")
+        )
+        lines = [
+            "⚙️ <b>" + _("Group settings") + "</b>",
+            _("Language: %(language)s") % {"language": LANGUAGE_NAMES[cs.language]},
+            _("Time per turn: %(turn)s") % {"turn": turn},
+            _("League: %(league)s") % {"league": esc(league.name) if league else _("none")},
+            _("Automatic flipping in Bon Appétit: %(state)s")
+            % {"state": _("on") if cs.auto_flip else _("off")},
+        ]
+        rows = [
+            [
+                _button(("✓ " if code == cs.language else "") + name, "lang", code)
+                for code, name in LANGUAGE_NAMES.items()
+            ],
+            [
+                _button(
+                    ("✓ " if (cs.turn_seconds or 0) == s else "")
+                    + (f"{s}s" if s else _("default")),
+                    "turn",
+                    s,
+                )
+                for s in TURN_CHOICES
+            ],
+        ]
+        games = [
+            _button(
+                ("✅ " if cs.game_enabled(s) else "❌ ") + f"{EMOJI[s]} {short_name(s)}", "game", s
+            )
+            for s in SLUGS
+        ]
+        rows += [games[:2], games[2:]]
+        rows.append(
+            [
+                _button(
+                    "🧀 "
+                    + _("Automatic flipping: %(state)s")
+                    % {"state": _("on") if cs.auto_flip else _("off")},
+                    "flip",
+                    0 if cs.auto_flip else 1,
+                )
+            ]
+        )
+        rows.append([_button("🏆 " + _("League…"), "leagues", 0)])
+        return "\n".join(lines), rows
+
+
+def leagues_screen(cs: ChatSettings):
+    with translation.override(cs.language):
+        current = league_for_chat(cs.chat_id)
+        leagues = League.objects.filter(is_active=True).order_by("name")[:MAX_LEAGUES]
+        rows = [
+            [
+                _button(
+                    ("✓ " if current and league.pk == current.pk else "") + league.name,
+                    "league",
+                    league.pk,
+                )
+            ]
+            for league in leagues
+        ]
+        rows.append([_button(("✓ " if current is None else "") + _("No league"), "league", 0)])
+        rows.append([_button("‹ " + _("Back"), "main", 0)])
+        return _("Which league do this group's games count for?"), rows
+
+
+def apply(cs: ChatSettings, op: str, arg: str, title: str = ""):
+    """Change one setting; returns the screen to show next, or None for bad input."""
+    if op == "lang" and arg in Language.values:
+        cs.language = arg
+    elif op == "turn" and arg.isdigit() and int(arg) in TURN_CHOICES:
+        cs.turn_seconds = int(arg) or None
+    elif op == "game" and arg in SLUGS:
+        enabled = [s for s in SLUGS if cs.game_enabled(s) != (s == arg)]
+        cs.enabled_games = enabled
+    elif op == "flip" and arg in ("0", "1"):
+        cs.auto_flip = arg == "1"
+    elif op == "league" and arg.isdigit():
+        league = League.objects.filter(pk=int(arg), is_active=True).first() if int(arg) else None
+        if int(arg) and league is None:
+            return None
+        link_chat(cs.chat_id, league, title)
+        return settings_screen(cs)
+    elif op == "leagues":
+        return leagues_screen(cs)
+    elif op == "main":
+        return settings_screen(cs)
+    else:
+        return None
+    cs.save()
+    return settings_screen(cs)

@@ -1,0 +1,59 @@
+"""Inline keyboards as plain data, so renderers stay free of Telegram objects and a
+message's content can be hashed to skip edits that would change nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+MAX_PER_ROW = 8
+MAX_BUTTONS = 100
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    data: str | None = None
+    url: str | None = None
+
+
+Rows = list[list[Button]]
+
+
+def grid(buttons: list[Button], per_row: int) -> Rows:
+    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
+
+
+def to_markup(rows: Rows | None) -> InlineKeyboardMarkup | None:
+    if not rows:
+        return None
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(b.label, url=b.url)
+                if b.url
+                else InlineKeyboardButton(b.label, callback_data=b.data)
+                for b in row
+            ]
+            for row in rows
+            if row
+        ]
+    )
+
+
+def content_hash(text: str, rows: Rows | None) -> str:
+    payload = json.dumps(
+        [text, [[[b.label, b.data, b.url] for b in row] for row in rows or []]],
+        ensure_ascii=False,
+    )
+    return hashlib.sha1(payload.encode()).hexdigest()
+
+
+def check(rows: Rows | None) -> None:
+    """Telegram's limits on a keyboard (a renderer bug otherwise)."""
+    rows = rows or []
+    if sum(len(r) for r in rows) > MAX_BUTTONS or any(len(r) > MAX_PER_ROW for r in rows):
+        raise ValueError("keyboard over Telegram's limits")

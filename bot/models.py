@@ -1,0 +1,95 @@
+"""What the bot remembers about chats and the messages it keeps up to date.
+
+Games themselves live in ``games``; these rows only say where a game is shown (which
+message ids to edit) and what was last shown there (a hash, so unchanged edits are skipped).
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.engines import SLUGS
+from games.models import Language
+
+
+def all_games() -> list[str]:
+    return list(SLUGS)
+
+
+class ChatSettings(models.Model):
+    """A group's choices, set by its administrators with /settings."""
+
+    chat_id = models.BigIntegerField(_("chat id"), unique=True)
+    title = models.CharField(_("chat title"), max_length=255, blank=True)
+    language = models.CharField(
+        _("language of group messages"),
+        max_length=2,
+        choices=Language.choices,
+        default=Language.EN,
+    )
+    # Empty: the league's or the game type's default.
+    turn_seconds = models.PositiveIntegerField(_("seconds per turn"), null=True, blank=True)
+    enabled_games = models.JSONField(_("enabled games"), default=all_games, blank=True)
+    # Bon Appétit has no decisions (B15): a table may let the bot turn the cards.
+    auto_flip = models.BooleanField(_("automatic flipping (Bon Appétit)"), default=False)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("chat settings")
+        verbose_name_plural = _("chat settings")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(language__in=Language.values), name="chat_language_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or str(self.chat_id)
+
+    def game_enabled(self, slug: str) -> bool:
+        return slug in (self.enabled_games or [])
+
+
+class GameMessages(models.Model):
+    """The group messages of one game: the lobby and the living table message."""
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, related_name="telegram_messages"
+    )
+    chat_id = models.BigIntegerField(_("chat id"))
+    lobby_message_id = models.BigIntegerField(_("lobby message"), null=True, blank=True)
+    lobby_hash = models.CharField(_("lobby content hash"), max_length=40, blank=True)
+    table_message_id = models.BigIntegerField(_("table message"), null=True, blank=True)
+    table_hash = models.CharField(_("table content hash"), max_length=40, blank=True)
+    # Applied moves up to this sequence number were checked for notices (deal results).
+    noticed_seq = models.PositiveIntegerField(_("moves checked for notices"), default=0)
+    final_sent = models.BooleanField(_("final result sent"), default=False)
+
+    class Meta:
+        verbose_name = _("game messages")
+        verbose_name_plural = _("game messages")
+
+    def __str__(self) -> str:
+        return f"messages of game {self.game_id}"
+
+
+class SeatMessage(models.Model):
+    """A player's private message for one game, edited in place."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey("games.Player", on_delete=models.CASCADE, related_name="+")
+    message_id = models.BigIntegerField(_("message"), null=True, blank=True)
+    text_hash = models.CharField(_("content hash"), max_length=40, blank=True)
+    # Whether the seat was to act when the message was last rendered: a new turn is sent
+    # as a new message (a notification), later changes edit it.
+    to_act = models.BooleanField(_("was to act"), default=False)
+
+    class Meta:
+        verbose_name = _("private game message")
+        verbose_name_plural = _("private game messages")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_message_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.seat}"

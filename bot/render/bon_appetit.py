@@ -1,0 +1,134 @@
+"""Bon Appétit! as text and buttons (view keys: games/engines/bon_appetit.py).
+
+Nothing is hidden from anyone but the order of the face-down piles, which no view holds;
+the Flip button lives on the table message and answers only the seat that must flip.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from bot.keyboard import Button
+from bot.render.common import Ctx, event_lines, header, join, ranking, turn_marker
+
+SHOWN_ON_PILE = 6
+SYMBOL = {"cheese": "🧀", "cat": "🐱", "mouse1": "🐭1", "mouse2": "🐭2", "mouse3": "🐭3"}
+
+
+def card(name: str) -> str:
+    """🧀 cheese, 🐱 cat, 🐭2 a mouse with two paws."""
+    return SYMBOL[name]
+
+
+def _piles(view: dict, ctx: Ctx) -> str:
+    parts = []
+    for seat, size in enumerate(view["piles"]):
+        tokens = f" 🏅{view['tokens'][seat]}" if view["tokens"][seat] else ""
+        mark = "▶ " if seat in view["to_act"] else ""
+        parts.append(f"{mark}{ctx.name(seat)} 🂠{size}{tokens}")
+    return " · ".join(parts)
+
+
+def _common(view: dict) -> str:
+    pile = view["common"]
+    if not pile:
+        return _("The common pile is empty.")
+    shown = " ".join(card(c) for c in pile[-SHOWN_ON_PILE:])
+    more = "… " if len(pile) > SHOWN_ON_PILE else ""
+    return _("Common pile (%(count)d):") % {"count": len(pile)} + f" {more}{shown}"
+
+
+def _chase(view: dict, ctx: Ctx) -> str:
+    chase = view["chase"]
+    if not chase:
+        return ""
+    values = {"name": ctx.name(chase["chaser"]), "flips": chase["flips_left"]}
+    if chase["mouse_owner"] is None:
+        return "🐭 " + _("%(name)s chases the mouse: %(flips)d flips left.") % values
+    values["owner"] = ctx.name(chase["mouse_owner"])
+    return "🐭 " + _("%(name)s chases %(owner)s's mouse: %(flips)d flips left.") % values
+
+
+def table(view: dict, ctx: Ctx):
+    if view["over"]:
+        return final_table(view, ctx), []
+    lines = [
+        header(ctx, "🏅 " + _("left: %(left)d") % {"left": view["tokens_left"]}),
+        _piles(view, ctx),
+        _common(view),
+        _chase(view, ctx),
+        turn_marker(ctx, view["to_act"]),
+        event_lines([event_line(e, ctx) for e in ctx.events]),
+    ]
+    rows = []
+    if view["to_act"]:
+        seat = view["to_act"][0]
+        label = "🂠 " + _("Flip (%(name)s)") % {"name": ctx.names[seat]}
+        rows.append([Button(label, ctx.move("flip"))])
+    return join(lines), rows
+
+
+def final_table(view: dict, ctx: Ctx) -> str:
+    result = {"ranks": _ranks(view), "scores": view["piles"], "tokens": view["tokens"]}
+    lines = [header(ctx, _("game over"))]
+    lines += ranking(ctx, result, lambda s: score_label(result, s))
+    return join(lines)
+
+
+def _ranks(view: dict) -> list[int]:
+    keys = list(zip(view["piles"], view["tokens"], strict=True))
+    return [1 + sum(1 for o in keys if o > mine) for mine in keys]
+
+
+def score_label(result: dict, seat: int, options: dict | None = None) -> str:
+    text = _("%(cards)d cards") % {"cards": result["scores"][seat]}
+    tokens = (result.get("tokens") or [0] * (seat + 1))[seat]
+    return text + (f" · 🏅{tokens}" if tokens else "")
+
+
+def private(view: dict, ctx: Ctx):
+    return None  # nothing is private in Bon Appétit: the table says it all
+
+
+def menu(view: dict, ctx: Ctx, prefix: str):
+    return None
+
+
+def event_line(ev: dict, ctx: Ctx) -> str | None:
+    kind = ev["type"]
+    if kind == "flip":
+        return _("%(name)s turns up %(card)s.") % {
+            "name": ctx.name(ev["seat"]),
+            "card": card(ev["card"]),
+        }
+    if kind in ("chase_start", "chase_pass"):
+        return _("%(name)s must catch it in %(flips)d flips!") % {
+            "name": ctx.name(ev["chaser"]),
+            "flips": ev["flips_left"],
+        }
+    if kind == "chase_end":
+        if ev["result"] == "caught":
+            return _("Caught! %(name)s wins the pile.") % {"name": ctx.name(ev["winner"])}
+        if ev["winner"] is None:
+            return _("The mouse got away; nobody wins the pile.")
+        return _("The mouse got away: %(name)s wins the pile.") % {"name": ctx.name(ev["winner"])}
+    if kind == "pile_won":
+        return _("%(name)s takes %(cards)d cards.") % {
+            "name": ctx.name(ev["seat"]),
+            "cards": ev["cards"],
+        }
+    return None
+
+
+def notice(ev: dict, ctx: Ctx) -> str | None:
+    if ev["type"] != "token":
+        return None
+    return "🎉 " + _("%(name)s catches a mouse! 🏅 %(tokens)d · %(left)d left") % {
+        "name": ctx.name(ev["seat"]),
+        "tokens": ev["tokens"],
+        "left": ev["left"],
+    }
+
+
+def toast(action: str, ctx: Ctx) -> str:
+    return _("Flipped!")

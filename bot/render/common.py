@@ -1,0 +1,113 @@
+"""Pieces shared by the renderers: the context a renderer gets, names, seats, deadlines,
+ranks. Renderers read engine views only (never a state) and return text plus a keyboard.
+
+Text is Telegram HTML: everything that comes from users (names) is escaped here.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from bot import callbacks
+from bot.keyboard import Button
+
+# The sync step replaces this with the time left, after hashing the text: the countdown
+# alone never makes an edit.
+DEADLINE = "\x00deadline\x00"
+MARKS = ("🔴", "🔵", "🟢", "🟡", "🟣", "🟠")
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+EMOJI = {"felix": "🐱", "smoking_cat": "🚬", "bon_appetit": "🐭", "cats_and_dogs": "🐶"}
+
+
+@dataclass
+class Ctx:
+    """What a renderer knows besides the view."""
+
+    game_id: int
+    version: int
+    game_type: str
+    names: list[str]  # display names by seat number, not escaped
+    seat: int | None = None  # the audience: a seat, or None for the group
+    legal: list[str] = field(default_factory=list)  # the audience's legal actions
+    events: list[dict] = field(default_factory=list)  # recent events it may see, oldest first
+    has_deadline: bool = False
+    selection: list[str] = field(default_factory=list)  # a transient choice (passing cards)
+
+    def name(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.names):
+            return "?"
+        return html.escape(self.names[seat])
+
+    def move(self, action: str) -> str:
+        return callbacks.move(self.game_id, self.version, action)
+
+    def menu(self, prefix: str = "") -> str:
+        return callbacks.menu(self.game_id, self.version, prefix)
+
+    def toggle(self, card: str) -> str:
+        return callbacks.toggle(self.game_id, self.version, card)
+
+    def back(self) -> Button:
+        return Button("‹ " + _("Back"), self.menu(""))
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text))
+
+
+def game_name(slug: str) -> str:
+    from games.models import GameType
+
+    return str(GameType(slug).label)
+
+
+def short_name(slug: str) -> str:
+    names = {
+        "felix": pgettext("short game name", "Felix"),
+        "smoking_cat": pgettext("short game name", "Smoking Cat"),
+        "bon_appetit": pgettext("short game name", "Bon Appétit!"),
+        "cats_and_dogs": pgettext("short game name", "Come Cani e Gatti"),
+    }
+    return names[slug]
+
+
+def header(ctx: Ctx, *parts: str) -> str:
+    return " · ".join([f"{EMOJI[ctx.game_type]} <b>{esc(short_name(ctx.game_type))}</b>", *parts])
+
+
+def turn_marker(ctx: Ctx, seats: list[int]) -> str:
+    """ "▶ Anna ⏱ 1:30" for the seats to act."""
+    if not seats:
+        return ""
+    who = ", ".join(ctx.name(s) for s in seats)
+    return f"▶ {who}" + (f" ⏱ {DEADLINE}" if ctx.has_deadline else "")
+
+
+def format_left(deadline: datetime | None, now: datetime) -> str:
+    if deadline is None:
+        return ""
+    seconds = max(0, int((deadline - now).total_seconds()))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def event_lines(lines: list[str], limit: int = 3) -> str:
+    lines = [line for line in lines if line][-limit:]
+    return "\n".join(f"<i>{line}</i>" for line in lines)
+
+
+def ranking(ctx: Ctx, result: dict, score_label) -> list[str]:
+    """One line per seat, best first: medal, name, score (``score_label(seat)``)."""
+    ranks = result.get("ranks") or []
+    order = sorted(range(len(ranks)), key=lambda s: (ranks[s], s))
+    return [
+        f"{MEDALS.get(ranks[s], f'{ranks[s]}.')} {ctx.name(s)} — {score_label(s)}" for s in order
+    ]
+
+
+def join(parts) -> str:
+    return "\n".join(part for part in parts if part)

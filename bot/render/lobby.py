@@ -1,0 +1,107 @@
+"""The lobby message (who is in, the buttons to join and start) and the group notices
+that are not about one game's moves: the start, the final result, a cancelled game."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from bot import callbacks
+from bot.keyboard import Button
+from bot.render.common import EMOJI, esc, game_name, join, ranking, short_name
+from games.engines import get_rules
+from games.models import Game, GameStatus, Seat
+
+
+def seat_label(seat: Seat) -> str:
+    """How a seat is named everywhere (not escaped)."""
+    if seat.player_id is None:
+        return "🤖 " + _("Computer %(number)d") % {"number": seat.number + 1}
+    name = seat.player.display_name
+    return f"{name} 🤖" if seat.replaced_by_computer else name
+
+
+def players_rule(slug: str) -> str:
+    rules = get_rules(slug)
+    if rules.min_players == rules.max_players:
+        return _("%(n)d players") % {"n": rules.min_players}
+    return _("%(min)d to %(max)d players") % {"min": rules.min_players, "max": rules.max_players}
+
+
+def lobby(game: Game, seats: list[Seat], start_link: str):
+    title = f"{EMOJI[game.game_type]} <b>{esc(game_name(game.game_type))}</b>"
+    if game.status == GameStatus.ABORTED:
+        reasons = {
+            "expired": _("⌛ The lobby expired."),
+            "everyone left": _("Everyone left the lobby."),
+        }
+        return join([title, reasons.get(game.abort_reason, _("✖ The game was cancelled."))]), []
+    if game.status != GameStatus.LOBBY:
+        names = ", ".join(esc(seat_label(s)) for s in seats)
+        lines = [title, _("▶ Started with %(names)s.") % {"names": names}]
+        if game.game_type != "bon_appetit" and game.status == GameStatus.RUNNING:
+            lines.append(_("Your cards and choices come in your private chat with the bot."))
+        return join(lines), []
+    info = ["👥 " + players_rule(game.game_type)]
+    if game.turn_seconds:
+        info.append("⏱ " + _("%(seconds)d s per turn") % {"seconds": game.turn_seconds})
+    if game.league_id:
+        info.append("🏆 " + esc(game.league.name))
+    lines = [title + " — " + _("new game"), " · ".join(info)]
+    unreachable = []
+    for i, seat in enumerate(seats, 1):
+        line = f"{i}. {esc(seat_label(seat))}"
+        if seat.player_id and seat.player_id == game.created_by_id:
+            line += " ⭐"
+        if seat.player_id and not seat.player.reachable:
+            line += " ⚠️ " + _("must start a private chat with the bot")
+            unreachable.append(seat)
+        lines.append(line)
+    creator = next((s for s in seats if s.player_id and s.player_id == game.created_by_id), None)
+    lines.append(
+        _("%(name)s or a chat administrator starts the game.")
+        % {"name": esc(creator.player.display_name) if creator else _("The creator")}
+    )
+    rows = [
+        [
+            Button("✋ " + _("Join"), callbacks.lobby(game.pk, "j")),
+            Button("🚪 " + _("Leave"), callbacks.lobby(game.pk, "x")),
+        ],
+        [Button("🤖 " + _("Add computer"), callbacks.lobby(game.pk, "c"))],
+        [
+            Button("▶ " + _("Start"), callbacks.lobby(game.pk, "s")),
+            Button("✖ " + _("Cancel"), callbacks.lobby(game.pk, "q")),
+        ],
+    ]
+    computers = [s for s in seats if s.player_id is None]
+    if computers:
+        rows[1].append(
+            Button(
+                "➖ " + _("Remove computer"), callbacks.lobby(game.pk, f"k{computers[-1].number}")
+            )
+        )
+    for seat in unreachable[:5]:
+        label = "🤖 " + _("Computer instead of %(name)s") % {"name": seat.player.display_name}
+        rows.append([Button(label, callbacks.lobby(game.pk, f"r{seat.number}"))])
+    if unreachable and start_link:
+        rows.append([Button("📩 " + _("Open a private chat with the bot"), url=start_link)])
+    return join(lines), rows
+
+
+def final(game: Game, names: list[str], score_label) -> str:
+    from bot.render.common import Ctx
+
+    ctx = Ctx(game.pk, game.version, game.game_type, names)
+    lines = ["🏁 <b>" + esc(game_name(game.game_type)) + "</b> — " + _("final result")]
+    lines += ranking(ctx, game.result or {}, lambda s: score_label(game.result, s, game.options))
+    lines.append("🎬 " + _("Replay: %(url)s") % {"url": replay_url(game)})
+    return join(lines)
+
+
+def replay_url(game: Game) -> str:
+    return f"{settings.SITE_URL}/games/{game.pk}/"
+
+
+def cancelled(game: Game) -> str:
+    title = f"{EMOJI[game.game_type]} <b>{esc(short_name(game.game_type))}</b>"
+    return join([title, _("✖ The game was cancelled.")])

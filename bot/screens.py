@@ -1,0 +1,155 @@
+"""What each audience of a game should see now, rendered from the engine's views.
+
+``GameScreens`` loads a game once (seats, state, recent events) and renders the lobby, the
+group's table, a seat's private message (or one step of a menu), the notices due since a
+move, and the final result. The state is only handed to the engine (``view``,
+``legal_actions``, ``to_act``); renderers get views.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.utils import timezone, translation
+
+from bot import cachekeys, transport
+from bot.keyboard import Rows, content_hash
+from bot.render import lobby as lobby_render
+from bot.render import renderer
+from bot.render.common import DEADLINE, Ctx, format_left
+from games.engines import get_rules, visible_to
+from games.models import Game, GameStatus, Move, MoveStatus
+
+RECENT_MOVES = 12
+
+
+@dataclass
+class Screen:
+    text: str
+    rows: Rows
+
+    @property
+    def hash(self) -> str:
+        return content_hash(self.text, self.rows)
+
+
+def selection_key(game_id: int, seat: int, deal) -> str:
+    return cachekeys.key("sel", game_id, seat, deal)
+
+
+class GameScreens:
+    def __init__(self, game: Game):
+        self.game = game
+        self.seats = list(game.seats.select_related("player").order_by("number"))
+        self.render = renderer(game.game_type)
+        self.rules = get_rules(game.game_type)
+        self.state = self.rules.load(game.state) if game.state is not None else None
+        self._events: list[dict] | None = None
+
+    # -- shared -------------------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        """Seat labels in the language being rendered ("Computer" is translated)."""
+        return [lobby_render.seat_label(s) for s in self.seats]
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None and self.game.status != GameStatus.LOBBY
+
+    def to_act(self) -> list[int]:
+        if not self.started or self.game.status != GameStatus.RUNNING:
+            return []
+        return self.rules.to_act(self.state)
+
+    def seat(self, number: int):
+        return next((s for s in self.seats if s.number == number), None)
+
+    def human_seats(self):
+        return [s for s in self.seats if s.player_id is not None]
+
+    def recent_events(self) -> list[dict]:
+        if self._events is None:
+            moves = Move.objects.filter(game=self.game, status=MoveStatus.APPLIED).order_by("-seq")
+            events = []
+            for move in reversed(list(moves.only("events")[:RECENT_MOVES])):
+                events.extend(move.events or [])
+            self._events = events
+        return self._events
+
+    def _ctx(self, seat: int | None, legal: list[str]) -> Ctx:
+        events = [e for e in self.recent_events() if visible_to(e, seat)]
+        if hasattr(self.render, "recent"):
+            events = self.render.recent(events)
+        humans_to_act = [n for n in self.to_act() if not self.seat(n).is_computer]
+        return Ctx(
+            game_id=self.game.pk,
+            version=self.game.version,
+            game_type=self.game.game_type,
+            names=self.names,
+            seat=seat,
+            legal=legal,
+            events=events,
+            has_deadline=self.game.deadline is not None and bool(humans_to_act),
+        )
+
+    def _screen(self, text: str, rows: Rows) -> Screen:
+        """The countdown is filled in after hashing, so time passing alone edits nothing."""
+        return Screen(text, rows or [])
+
+    def fill(self, screen: Screen) -> str:
+        left = format_left(self.game.deadline, timezone.now())
+        return screen.text.replace(DEADLINE, left)
+
+    # -- the group ----------------------------------------------------------------------
+    def lobby(self) -> Screen:
+        link = transport.deep_link(f"g{self.game.pk}")
+        return self._screen(*lobby_render.lobby(self.game, self.seats, link))
+
+    def table(self) -> Screen:
+        if self.game.status == GameStatus.ABORTED:
+            return self._screen(lobby_render.cancelled(self.game), [])
+        ctx = self._ctx(None, [])
+        return self._screen(*self.render.table(self.rules.view(self.state, None), ctx))
+
+    def notices(self, after_seq: int) -> list[tuple[int, str]]:
+        """(seq, text) of the notices due for moves after ``after_seq``."""
+        out = []
+        moves = Move.objects.filter(game=self.game, status=MoveStatus.APPLIED, seq__gt=after_seq)
+        ctx = self._ctx(None, [])
+        for move in moves.order_by("seq").only("seq", "events"):
+            for ev in move.events or []:
+                if visible_to(ev, None):
+                    text = self.render.notice(ev, ctx)
+                    if text:
+                        out.append((move.seq, text))
+        return out
+
+    def final(self) -> str:
+        return lobby_render.final(self.game, self.names, self.render.score_label)
+
+    # -- a seat -------------------------------------------------------------------------
+    def private(self, number: int, prefix: str | None = None) -> Screen | None:
+        """A seat's private message; with ``prefix``, one step of a menu (None when that
+        menu has nothing to offer now)."""
+        if not self.started:
+            return None
+        seat = self.seat(number)
+        if self.game.status == GameStatus.ABORTED:
+            return self._screen(lobby_render.cancelled(self.game), [])
+        view = self.rules.view(self.state, number)
+        legal = []
+        if self.game.status == GameStatus.RUNNING and not seat.is_computer:
+            legal = self.rules.legal_actions(self.state, number)
+        ctx = self._ctx(number, legal)
+        ctx.selection = cache.get(selection_key(self.game.pk, number, view.get("deal"))) or []
+        shown = self.render.menu(view, ctx, prefix) if prefix else self.render.private(view, ctx)
+        if shown is None:
+            return None
+        text, rows = shown
+        if seat.replaced_by_computer and self.game.status == GameStatus.RUNNING:
+            text += "\n🤖 " + translation.gettext("A computer plays your seat now.")
+        return self._screen(text, rows)
+
+    def view(self, number: int | None) -> dict:
+        return self.rules.view(self.state, number)

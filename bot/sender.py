@@ -1,0 +1,158 @@
+"""Sending and editing messages from the worker, inside Telegram's limits.
+
+A ``Sender`` is used by one sync run: it owns a private event loop and a Bot, waits for a
+slot in the shared rate windows (``bot.ratelimit``) before each call, retries a 429 after
+its ``retry_after`` and a network hiccup a few times, and turns Telegram's answers into a
+small ``Result``: "message is not modified" is a success, a message that cannot be edited
+any more is ``gone`` (the caller sends a new one), a user who blocked the bot is
+``blocked``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import warnings
+from dataclasses import dataclass
+from datetime import timedelta
+
+from telegram import LinkPreviewOptions
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+from bot import ratelimit, transport
+from bot.keyboard import Rows, check, to_markup
+
+log = logging.getLogger(__name__)
+
+MAX_TRIES = 5
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+@dataclass
+class Result:
+    ok: bool = True
+    message_id: int | None = None
+    gone: bool = False
+    blocked: bool = False
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    with warnings.catch_warnings():  # PTB 22 announces a timedelta here; both are handled
+        warnings.simplefilter("ignore")
+        value = exc.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def _is_not_modified(exc: BadRequest) -> bool:
+    return "message is not modified" in exc.message.lower()
+
+
+def _is_gone(exc: BadRequest) -> bool:
+    text = exc.message.lower()
+    return "message to edit not found" in text or "message can't be edited" in text
+
+
+def _is_unreachable(chat_id: int, exc: Exception) -> bool:
+    if isinstance(exc, Forbidden):
+        return True
+    return chat_id > 0 and isinstance(exc, BadRequest) and "chat not found" in exc.message.lower()
+
+
+class Sender:
+    def __init__(self, request=None):
+        self._request = request or transport.default_request()
+        self.bot = transport.make_bot(self._request)
+        self._loop = asyncio.new_event_loop()
+        self._started = False
+
+    def __enter__(self) -> Sender:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        try:
+            if self._started:
+                self._loop.run_until_complete(self._request.shutdown())
+        finally:
+            self._loop.close()
+
+    def _run(self, coro):
+        if not self._started:
+            self._loop.run_until_complete(self._request.initialize())
+            self._started = True
+        return self._loop.run_until_complete(coro)
+
+    def _attempt(self, chat_id: int, make):
+        """Run one Bot API call within the limits, retrying 429s and network errors."""
+        for attempt in range(1, MAX_TRIES + 1):
+            ratelimit.wait_turn(chat_id)
+            try:
+                return self._run(make())
+            except RetryAfter as exc:
+                wait = retry_seconds(exc)
+                log.info("429 for chat %s: retrying after %s s", chat_id, wait)
+                ratelimit.clock.sleep(wait)
+            except (TimedOut, NetworkError) as exc:
+                if isinstance(exc, BadRequest | Forbidden) or attempt == MAX_TRIES:
+                    raise
+                log.info("network error for chat %s (%s); retrying", chat_id, exc)
+                ratelimit.clock.sleep(min(2**attempt, 10))
+        raise NetworkError(f"gave up after {MAX_TRIES} tries")
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None, quiet=False) -> Result:
+        check(rows)
+        try:
+            message = self._attempt(
+                chat_id,
+                lambda: self.bot.send_message(
+                    chat_id,
+                    text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=to_markup(rows),
+                    link_preview_options=NO_PREVIEW,
+                    disable_notification=quiet,
+                ),
+            )
+        except (BadRequest, Forbidden) as exc:
+            if _is_unreachable(chat_id, exc):
+                return Result(ok=False, blocked=True)
+            raise
+        return Result(message_id=message.message_id)
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Result:
+        check(rows)
+        try:
+            self._attempt(
+                chat_id,
+                lambda: self.bot.edit_message_text(
+                    text,
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=to_markup(rows),
+                    link_preview_options=NO_PREVIEW,
+                ),
+            )
+        except (BadRequest, Forbidden) as exc:
+            if isinstance(exc, BadRequest) and _is_not_modified(exc):
+                return Result(message_id=message_id)
+            if isinstance(exc, BadRequest) and _is_gone(exc):
+                return Result(ok=False, gone=True)
+            if _is_unreachable(chat_id, exc):
+                return Result(ok=False, blocked=True)
+            raise
+        return Result(message_id=message_id)
+
+    def delete(self, chat_id: int, message_id: int) -> bool:
+        try:
+            return bool(
+                self._attempt(
+                    chat_id,
+                    lambda: self.bot.delete_message(chat_id=chat_id, message_id=message_id),
+                )
+            )
+        except (BadRequest, Forbidden):
+            return False  # too old to delete, or already gone: a new message follows anyway

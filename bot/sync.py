@@ -1,0 +1,260 @@
+"""Bringing a game's Telegram messages up to date (run by the ``sync_game`` task).
+
+Triggers collapse: ``request_sync`` counts a change and queues one task unless one is
+already queued; the task holds a per-game lock and renders the latest state until no
+change came in meanwhile, so ten quick moves become one edit. Edits whose text and
+buttons are unchanged are skipped (a hash per message); new messages are sent only for
+what deserves a notification: the game's start (the table message), notices such as a
+Smoking Cat deal result, a new turn in private (the old message is deleted), the final
+result.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from bot import cachekeys, transport
+from bot.models import ChatSettings, GameMessages, SeatMessage
+from bot.render.common import esc
+from bot.screens import GameScreens, Screen
+from bot.sender import Result, Sender
+from games import services
+from games.models import Game, GameStatus, Player
+
+log = logging.getLogger(__name__)
+
+WANT_TTL = 24 * 3600
+QUEUED_TTL = 60
+LOCK_TTL = 180
+MAX_ROUNDS = 50
+# Tests set this so that a rendering bug fails the test instead of being logged.
+RAISE_ERRORS = False
+
+
+def _keys(game_id: int) -> tuple[str, str, str]:
+    return (
+        cachekeys.key("sync", game_id, "want"),
+        cachekeys.key("sync", game_id, "queued"),
+        cachekeys.key("sync", game_id, "lock"),
+    )
+
+
+def on_game_updated(sender, game_id: int, **kwargs) -> None:
+    request_sync(game_id)
+
+
+def request_sync(game_id: int) -> None:
+    """Note that a game changed and queue a sync unless one is queued already."""
+    if not transport.configured():
+        return
+    want, _queued, _lock = _keys(game_id)
+    try:
+        _bump(want)
+        _queue(game_id)
+    except Exception:
+        log.exception("could not queue the sync of game %s", game_id)
+        if RAISE_ERRORS:
+            raise
+
+
+def _bump(key: str) -> None:
+    """Count a change. A counter that vanished (evicted, flushed) simply starts again: any
+    new value tells a running sync that it must render once more."""
+    if cache.add(key, 1, timeout=WANT_TTL):
+        return
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, timeout=WANT_TTL)
+
+
+def _queue(game_id: int) -> None:
+    from bot.tasks import sync_game
+
+    _want, queued, _lock = _keys(game_id)
+    if cache.add(queued, 1, timeout=QUEUED_TTL):
+        try:
+            sync_game.delay(game_id)
+        except Exception:
+            cache.delete(queued)
+            raise
+
+
+def run(game_id: int) -> None:
+    """The task's body: sync until the game stops changing under us."""
+    want_key, queued, lock = _keys(game_id)
+    cache.delete(queued)
+    token = uuid.uuid4().hex
+    if not cache.add(lock, token, timeout=LOCK_TTL):
+        return  # the running sync will see our change: it re-reads ``want`` when done
+    seen = None
+    try:
+        with Sender() as sender:
+            for _round in range(MAX_ROUNDS):
+                seen = cache.get(want_key)
+                sync_once(game_id, sender)
+                if cache.get(want_key) == seen:
+                    break
+    finally:
+        if cache.get(lock) == token:
+            cache.delete(lock)
+    if cache.get(want_key) != seen:
+        _queue(game_id)  # a change slipped in between the last check and the release
+
+
+def sync_once(game_id: int, sender: Sender) -> None:
+    game = Game.objects.select_related("league").filter(pk=game_id).first()
+    if game is None:
+        return
+    messages, _created = GameMessages.objects.get_or_create(
+        game=game, defaults={"chat_id": game.chat_id}
+    )
+    Syncer(game, messages, sender).run()
+
+
+def chat_settings(chat_id: int) -> ChatSettings:
+    return ChatSettings.objects.filter(chat_id=chat_id).first() or ChatSettings(chat_id=chat_id)
+
+
+class Syncer:
+    def __init__(self, game: Game, messages: GameMessages, sender: Sender):
+        self.game = game
+        self.messages = messages
+        self.sender = sender
+        self.chat = chat_settings(game.chat_id)
+        self.screens = GameScreens(game)
+
+    def run(self) -> None:
+        game = self.game
+        with translation.override(self.chat.language):
+            self.sync_lobby()
+            if self.screens.started:
+                self.sync_table()
+                self.send_notices()
+                if game.status == GameStatus.FINISHED and not self.messages.final_sent:
+                    self.group_message(self.screens.final())
+                    self._save(final_sent=True)
+        if self.screens.started:
+            for seat in self.screens.human_seats():
+                self.sync_private(seat)
+            self.schedule_auto_flip()
+
+    # -- group ------------------------------------------------------------------------
+    def _save(self, **fields) -> None:
+        for name, value in fields.items():
+            setattr(self.messages, name, value)
+        GameMessages.objects.filter(pk=self.messages.pk).update(**fields)
+
+    def group_message(self, text: str) -> Result:
+        return self.sender.send(self.game.chat_id, text)
+
+    def sync_lobby(self) -> None:
+        if self.messages.lobby_message_id is None and self.game.status != GameStatus.LOBBY:
+            return  # a game that never had a lobby here (made elsewhere): nothing to edit
+        self._place("lobby_message_id", "lobby_hash", self.screens.lobby())
+
+    def sync_table(self) -> None:
+        if self.messages.table_message_id is None and self.game.status == GameStatus.ABORTED:
+            return  # cancelled before it started: the lobby message says so
+        # The first time, the table arrives as a new message: the start is worth a ping.
+        self._place("table_message_id", "table_hash", self.screens.table())
+
+    def _place(self, id_field: str, hash_field: str, screen: Screen) -> None:
+        """Edit a group message in place (if its content changed), or send it anew."""
+        chat = self.game.chat_id
+        message_id = getattr(self.messages, id_field)
+        if message_id is not None and getattr(self.messages, hash_field) == screen.hash:
+            return
+        text = self.screens.fill(screen)
+        if message_id is not None:
+            result = self.sender.edit(chat, message_id, text, screen.rows)
+            if result.ok:
+                self._save(**{hash_field: screen.hash})
+                return
+            if not result.gone:
+                return
+        result = self.sender.send(chat, text, screen.rows)
+        if result.ok:
+            self._save(**{id_field: result.message_id, hash_field: screen.hash})
+
+    def send_notices(self) -> None:
+        for seq, text in self.screens.notices(self.messages.noticed_seq):
+            self.group_message(text)
+            self._save(noticed_seq=seq)
+        if self.game.version > self.messages.noticed_seq:
+            self._save(noticed_seq=self.game.version)
+
+    # -- private ----------------------------------------------------------------------
+    def sync_private(self, seat) -> None:
+        player = seat.player
+        if not player.reachable:
+            return
+        with translation.override(player.language):
+            screen = self.screens.private(seat.number)
+        if screen is None:
+            return
+        row, _created = SeatMessage.objects.get_or_create(
+            game=self.game, seat=seat.number, defaults={"player": player}
+        )
+        to_act = seat.number in self.screens.to_act() and not seat.is_computer
+        chat = player.telegram_id
+        new_turn = to_act and not row.to_act
+        if row.message_id is not None and not new_turn and row.text_hash == screen.hash:
+            return
+        text = self.screens.fill(screen)
+        result = None
+        if row.message_id is not None and not new_turn:
+            result = self.sender.edit(chat, row.message_id, text, screen.rows)
+        if result is None or result.gone:
+            old = row.message_id
+            result = self.sender.send(chat, text, screen.rows)
+            if result.ok and old is not None:
+                self.sender.delete(chat, old)  # one message per game: the new turn replaces it
+        if result.blocked:
+            self.player_unreachable(player)
+            return
+        if result.ok:
+            SeatMessage.objects.filter(pk=row.pk).update(
+                message_id=result.message_id, text_hash=screen.hash, to_act=to_act
+            )
+
+    def player_unreachable(self, player: Player) -> None:
+        """The player blocked the bot: remember it and tell the group, once."""
+        changed = services.set_reachable(player, False)
+        if not changed or self.game.status != GameStatus.RUNNING:
+            return
+        with translation.override(self.chat.language):
+            text = _(
+                "⚠️ I cannot write to %(name)s in private (the bot was blocked?), so their cards"
+                " stay hidden. Open a private chat with the bot and press Start to get them back;"
+                " when the time runs out, a computer plays the turn."
+            ) % {"name": esc(player.display_name)}
+            self.group_message(text)
+
+    # -- Bon Appétit -------------------------------------------------------------------
+    def schedule_auto_flip(self) -> None:
+        game = self.game
+        if game.game_type != "bon_appetit" or game.status != GameStatus.RUNNING:
+            return
+        if not self.chat.auto_flip:
+            return
+        to_act = self.screens.to_act()
+        if not to_act or self.screens.seat(to_act[0]).is_computer:
+            return
+        if not cache.add(cachekeys.key("autoflip", game.pk, game.version), 1, timeout=3600):
+            return
+        from bot.tasks import auto_flip
+
+        delay = getattr(settings, "TELEGRAM_AUTO_FLIP_SECONDS", 2.0)
+        auto_flip.apply_async((game.pk, game.version), countdown=delay)
+
+
+def forget_private(game_id: int, seat: int) -> None:
+    """A handler changed a private message (a menu step): the next sync re-renders it."""
+    SeatMessage.objects.filter(game_id=game_id, seat=seat).update(text_hash="")

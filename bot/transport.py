@@ -1,0 +1,50 @@
+"""How the bot reaches the Bot API: one place for the token, base URL and HTTP requests.
+
+Nothing here contacts Telegram at import time. Tests replace ``default_request`` with a
+recording request so that every outgoing call (handlers and worker alike) is seen.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from telegram import Bot
+from telegram.request import BaseRequest, HTTPXRequest
+
+from bot import cachekeys
+
+
+def default_request() -> BaseRequest:
+    return HTTPXRequest(connection_pool_size=8, read_timeout=15, connect_timeout=10)
+
+
+def token() -> str:
+    return settings.TELEGRAM_BOT_TOKEN
+
+
+def configured() -> bool:
+    return bool(settings.TELEGRAM_BOT_TOKEN)
+
+
+def make_bot(request: BaseRequest | None = None) -> Bot:
+    """A plain Bot for the worker (no Application, no getMe needed to send)."""
+    return Bot(
+        token(),
+        base_url=settings.TELEGRAM_API_URL,
+        request=request or default_request(),
+        get_updates_request=request or default_request(),
+    )
+
+
+def remember_username(username: str) -> None:
+    cache.set(cachekeys.key("username"), username, timeout=None)
+
+
+def bot_username() -> str:
+    """The bot's @username, for deep links: from the settings, else as getMe told."""
+    return settings.TELEGRAM_BOT_USERNAME or cache.get(cachekeys.key("username")) or ""
+
+
+def deep_link(payload: str) -> str:
+    name = bot_username()
+    return f"https://t.me/{name}?start={payload}" if name else ""

@@ -1,0 +1,150 @@
+"""/help /rules /stats /standings /lang /settings and the command list."""
+
+import asyncio
+import json
+
+import pytest
+from django.core.management import call_command
+
+from bot.application import build_application, on_startup
+from bot.models import ChatSettings
+from games.leagues import link_chat
+from games.models import League, Player
+from tests.bot.telegram_fake import Recorder
+
+
+def test_help_lists_the_commands(telegram, recorder):
+    anna = telegram.user("Anna")
+    anna.say(telegram.private(anna), "/help")
+    text = recorder.last(anna.id).text
+    for command in ("/new", "/rules", "/stats", "/standings", "/lang", "/settings"):
+        assert command in text
+
+
+def test_rules_of_one_game_or_a_picker(telegram, recorder):
+    group = telegram.group()
+    anna = telegram.user("Anna")
+    anna.say(group, "/rules felix")
+    assert "mice" in recorder.last(group["id"]).text
+    anna.say(group, "/rules")
+    picker = recorder.last(group["id"])
+    anna.tap(picker, data="r:smoking_cat")
+    assert "17" in picker.text  # the picker became the rules
+
+
+def test_start_in_private_makes_the_player_reachable(telegram, recorder):
+    anna = telegram.user("Anna", "pt")
+    anna.start_bot()
+    player = Player.objects.get(telegram_id=anna.id)
+    assert player.reachable and player.language == "pt"
+
+
+def test_stats_counts_finished_games_and_wins(telegram, recorder):
+    from tests.bot.play import Table
+    from tests.bot.test_game_bon_appetit import flip_button
+
+    group = telegram.group()
+    anna, bruno = telegram.user("Anna"), telegram.user("Bruno")
+    anna.start_bot()
+    bruno.start_bot()
+    recorder.admins[group["id"]] = {anna.id}
+    anna.say(group, "/settings")
+    table = Table(telegram, recorder, group, [anna, bruno])
+    table.tap(anna, recorder.last(group["id"]), data="s:flip:1")
+    # With automatic flipping, the game plays itself out as soon as it starts.
+    anna.say(group, "/new bon_appetit")
+    table.tap(bruno, table.lobby(), "Join")
+    table.tap(anna, table.lobby(), "Start")
+    assert table.game().status == "finished"
+    assert flip_button(table) is None
+    anna.say(telegram.private(anna), "/stats")
+    text = recorder.last(anna.id).text
+    assert "Bon Appétit!: 1 played" in text
+    assert "rating" in text and "/players/" in text
+
+
+def test_standings_link_to_the_linked_league(telegram, recorder):
+    group = telegram.group()
+    anna = telegram.user("Anna")
+    anna.say(group, "/standings")
+    assert "https://catclub.example/leagues/" in recorder.last(group["id"]).text
+    league = League.objects.create(name="Roma", slug="roma")
+    link_chat(group["id"], league)
+    anna.say(group, "/standings")
+    assert "https://catclub.example/leagues/roma/" in recorder.last(group["id"]).text
+
+
+def test_lang_changes_the_players_language(telegram, recorder):
+    anna = telegram.user("Anna")
+    anna.say(telegram.private(anna), "/lang")
+    message = recorder.last(anna.id)
+    query = anna.tap(message, data="L:it")
+    assert Player.objects.get(telegram_id=anna.id).language == "it"
+    assert telegram.toast(query) == "Lingua: Italiano"
+
+
+def test_settings_are_for_administrators_only(telegram, recorder):
+    group = telegram.group()
+    anna, bruno = telegram.user("Anna"), telegram.user("Bruno")
+    recorder.admins[group["id"]] = {anna.id}
+    bruno.say(group, "/settings")
+    assert "administrators" in recorder.last(group["id"]).text
+    anna.say(group, "/settings")
+    settings_message = recorder.last(group["id"])
+    refused = bruno.tap(settings_message, data="s:lang:it")
+    assert "administrators" in telegram.toast(refused)
+    assert ChatSettings.objects.get(chat_id=group["id"]).language == "en"
+
+    anna.tap(settings_message, data="s:lang:it")
+    anna.tap(settings_message, data="s:turn:30")
+    anna.tap(settings_message, data="s:game:felix")
+    chat = ChatSettings.objects.get(chat_id=group["id"])
+    assert (chat.language, chat.turn_seconds, chat.game_enabled("felix")) == ("it", 30, False)
+    assert "Impostazioni" in settings_message.text
+
+    anna.say(group, "/new felix")
+    assert (
+        "disattivato" in recorder.last(group["id"]).text
+        or "spento" in recorder.last(group["id"]).text
+    )
+    anna.say(group, "/new")
+    assert len(recorder.last(group["id"]).buttons) == 3  # Felix is switched off
+
+
+def test_building_the_application_contacts_nobody():
+    recorder = Recorder()
+    build_application(request=recorder)
+    assert recorder.calls == []
+
+
+def test_startup_publishes_the_commands_in_english_italian_and_portuguese(transactional_db):
+    recorder = Recorder()
+    app = build_application(request=recorder, updater=False)
+
+    async def start():
+        await app.initialize()
+        await on_startup(app)
+        await app.shutdown()
+
+    asyncio.run(start())
+    published = {c.params.get("language_code"): c for c in recorder.sent(method="setMyCommands")}
+    assert set(published) == {None, "en", "it", "pt"}
+    italian = published["it"].params["commands"]
+    italian = json.loads(italian) if isinstance(italian, str) else italian
+    assert any(c["command"] == "new" and "partita" in c["description"].lower() for c in italian)
+
+
+def test_set_webhook_registers_the_url_with_the_secret(recorder, transactional_db):
+    call_command("set_webhook", "https://catclub.example/telegram/webhook")
+    (call,) = recorder.sent(method="setWebhook")
+    assert call.params["url"] == "https://catclub.example/telegram/webhook"
+    assert call.params["secret_token"] == "s3cret-token"
+    assert len(recorder.sent(method="setMyCommands")) == 4
+
+
+def test_set_webhook_needs_a_secret(settings, recorder):
+    from django.core.management.base import CommandError
+
+    settings.TELEGRAM_WEBHOOK_SECRET = ""
+    with pytest.raises(CommandError):
+        call_command("set_webhook", "https://catclub.example/telegram/webhook")

@@ -1,0 +1,78 @@
+"""Languages: the group's messages in the chat's language, private ones in the player's;
+the compiled catalogues match their sources."""
+
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+
+from bot.models import ChatSettings
+from tests.bot.play import Table
+
+CATALOGUES = sorted(
+    p
+    for app in ("bot", "games")
+    for p in (Path(settings.BASE_DIR) / app / "locale").glob("*/LC_MESSAGES/django.po")
+)
+
+
+def test_there_are_italian_and_portuguese_catalogues_for_the_bot_and_the_games():
+    found = {(p.parts[-5], p.parts[-3]) for p in CATALOGUES}
+    assert found == {("bot", "it"), ("bot", "pt"), ("games", "it"), ("games", "pt")}
+
+
+@pytest.mark.parametrize("po_path", CATALOGUES, ids=lambda p: f"{p.parts[-5]}-{p.parts[-3]}")
+def test_compiled_catalogue_is_up_to_date_with_its_source(po_path):
+    source = polib.pofile(str(po_path))
+    compiled = polib.mofile(str(po_path.with_suffix(".mo")))
+    expected = {
+        (e.msgctxt, e.msgid): (e.msgstr, dict(e.msgstr_plural)) for e in source.translated_entries()
+    }
+    got = {
+        (e.msgctxt, e.msgid): (e.msgstr, {int(k): v for k, v in e.msgstr_plural.items()})
+        for e in compiled
+        if e.msgid
+    }
+    expected = {k: (s, {int(i): v for i, v in p.items()}) for k, (s, p) in expected.items()}
+    assert got == expected, "run: manage.py compilemessages (in bot/ and games/)"
+    if po_path.parts[-5] == "bot":  # every message of the bot is translated
+        assert not source.untranslated_entries(), [e.msgid for e in source.untranslated_entries()]
+
+
+def test_group_messages_follow_the_chat_and_private_ones_the_player(telegram, recorder):
+    group = telegram.group()
+    ChatSettings.objects.create(chat_id=group["id"], language="it")
+    anna, bruno, carla = (
+        telegram.user("Anna", "pt"),
+        telegram.user("Bruno", "en"),
+        telegram.user("Carla", "it"),
+    )
+    for user in (anna, bruno, carla):
+        user.start_bot()
+    table = Table(telegram, recorder, group, [anna, bruno, carla])
+    table.open_lobby("felix", anna, [bruno, carla])
+    group_text = recorder.screen(group["id"])[-1].text
+    assert "turno 1/9" in group_text  # Italian table
+    assert "Seus ratos" in table.private(anna).text  # Portuguese private message
+    assert "Your mice" in table.private(bruno).text
+    assert "I tuoi topi" in table.private(carla).text
+    assert "🤖" not in group_text
+    # Errors from the games come in the player's language too.
+    lobby = recorder.screen(group["id"])[0]
+    query = telegram.tap(anna, lobby, f"l{table.game().pk}:j")
+    assert telegram.toast(query) == "A partida já começou."
+
+
+def test_changing_language_redraws_the_private_message(telegram, recorder):
+    group = telegram.group()
+    users = [telegram.user(n) for n in ("Anna", "Bruno", "Carla")]
+    for user in users:
+        user.start_bot()
+    table = Table(telegram, recorder, group, users)
+    table.open_lobby("felix", users[0], users[1:])
+    anna = users[0]
+    assert "Your hand" in table.private(anna).text
+    anna.say(telegram.private(anna), "/lang")
+    anna.tap(recorder.last(anna.id), data="L:pt")
+    assert "Sua mão" in table.private(anna).text

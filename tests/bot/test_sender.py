@@ -1,0 +1,51 @@
+"""The sender: 429 retried after retry_after, "not modified" is no error, gone messages
+are reported, a blocked user is reported."""
+
+import pytest
+
+from bot.sender import Sender
+
+
+@pytest.fixture
+def sender(recorder):
+    with Sender() as s:
+        yield s
+
+
+@pytest.mark.filterwarnings("ignore:.*retry_after.*")  # PTB 22's own notice about int/timedelta
+def test_a_429_is_retried_after_retry_after(sender, recorder, clock):
+    recorder.started.add(5)
+    recorder.fail_next("sendMessage", retry_after=7)
+    result = sender.send(5, "hello")
+    assert result.ok and result.message_id
+    statuses = [c.status for c in recorder.sent(5, "sendMessage", ok=None)]
+    assert statuses == [429, 200]
+    assert 7 in clock.slept
+
+
+def test_message_is_not_modified_counts_as_success(sender, recorder):
+    recorder.started.add(5)
+    sent = sender.send(5, "<b>same</b>")
+    result = sender.edit(5, sent.message_id, "<b>same</b>")
+    assert result.ok
+    assert recorder.sent(5, "editMessageText", ok=False)[0].status == 400
+
+
+def test_an_edit_of_a_vanished_message_is_reported_gone(sender, recorder):
+    recorder.started.add(5)
+    result = sender.edit(5, 999, "new")
+    assert result.gone and not result.ok
+
+
+def test_a_user_who_blocked_the_bot_is_reported(sender, recorder):
+    recorder.started.add(5)
+    recorder.blocked.add(5)
+    assert sender.send(5, "hello").blocked
+    assert sender.send(6, "never started").blocked
+
+
+def test_other_errors_are_raised(sender, recorder):
+    from telegram.error import BadRequest
+
+    with pytest.raises(BadRequest):
+        sender.send(-100, "<b>unclosed")

@@ -1,0 +1,100 @@
+"""Syncing: triggers collapse, unchanged messages are not edited, blocked players."""
+
+from unittest import mock
+
+from django.utils import timezone
+
+from bot import sync
+from bot.models import SeatMessage
+from bot.tasks import sync_game
+from games.models import Player
+from games.signals import game_updated
+from tests.bot.play import Table
+
+
+def felix(telegram, recorder):
+    group = telegram.group()
+    users = [telegram.user(n) for n in ("Anna", "Bruno", "Carla")]
+    for user in users:
+        user.start_bot()
+    table = Table(telegram, recorder, group, users)
+    game = table.open_lobby("felix", users[0], users[1:])
+    return table, game, users
+
+
+def test_ten_triggers_queue_one_sync_and_one_edit(telegram, recorder):
+    table, game, users = felix(telegram, recorder)
+    with mock.patch.object(sync_game, "delay") as delay:
+        for _ in range(10):
+            game_updated.send(sender=None, game_id=game.pk, version=None, events=[])
+        # Three moves while the sync waits in the queue.
+        for user in users:
+            table.tap(
+                user, table.private(user), data=table.private(user).buttons[0]["callback_data"]
+            )
+    assert delay.call_count == 1
+    before = len(recorder.sent(table.chat_id, "editMessageText"))
+    sync.run(game.pk)
+    assert len(recorder.sent(table.chat_id, "editMessageText")) == before + 1
+
+
+def test_a_sync_with_nothing_new_sends_nothing(telegram, recorder, monkeypatch):
+    _table, game, _users = felix(telegram, recorder)
+    calls = len(recorder.calls)
+    sync.run(game.pk)
+    # Time passing alone changes only the countdown: still no edit.
+    later = timezone.now() + timezone.timedelta(seconds=30)
+    monkeypatch.setattr("bot.screens.timezone.now", lambda: later)
+    sync.run(game.pk)
+    assert len(recorder.calls) == calls
+
+
+def test_a_private_message_deleted_by_the_player_is_sent_again(telegram, recorder):
+    table, game, (anna, *_) = felix(telegram, recorder)
+    row = SeatMessage.objects.get(game=game, player__telegram_id=anna.id)
+    recorder.messages[(anna.id, row.message_id)].deleted = True
+    SeatMessage.objects.filter(pk=row.pk).update(text_hash="")
+    sync.run(game.pk)
+    assert SeatMessage.objects.get(pk=row.pk).message_id != row.message_id
+    assert "Your hand" in table.private(anna).text
+
+
+def test_a_player_who_blocks_the_bot_is_marked_unreachable_and_the_group_told(telegram, recorder):
+    table, _game, (anna, bruno, carla) = felix(telegram, recorder)
+    recorder.blocked.add(bruno.id)
+    table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
+    assert not Player.objects.get(telegram_id=bruno.id).reachable
+    warnings = [c for c in recorder.sent(table.chat_id, "sendMessage") if "⚠️" in c.text]
+    assert len(warnings) == 1 and "Bruno" in warnings[0].text
+    # Later syncs neither retry nor repeat the warning; Start brings the cards back.
+    table.tap(carla, table.private(carla), data=table.private(carla).buttons[0]["callback_data"])
+    assert len([c for c in recorder.sent(table.chat_id, "sendMessage") if "⚠️" in c.text]) == 1
+    bruno.start_bot()
+    assert Player.objects.get(telegram_id=bruno.id).reachable
+    assert "Your hand" in table.private(bruno).text
+
+
+def test_nothing_is_synced_without_a_bot_token(settings, recorder, transactional_db):
+    from tests.factories import GameFactory
+
+    settings.TELEGRAM_BOT_TOKEN = ""
+    game = GameFactory()
+    game_updated.send(sender=None, game_id=game.pk, version=None, events=[])
+    assert recorder.calls == []
+
+
+def test_a_new_turn_comes_as_a_new_private_message_and_replaces_the_old(telegram, recorder):
+    table, game, users = felix(telegram, recorder)
+    # The first bidder places first, so that the auction is a new turn for them.
+    first = game.state["first"]
+    users.sort(key=lambda u: table.seat_of(u) != first)
+    for user in users:
+        table.tap(user, table.private(user), data=table.private(user).buttons[0]["callback_data"])
+    (turn,) = table.to_act()
+    mover = next(u for u in users if table.seat_of(u) == turn)
+    assert table.seat_of(mover) == first
+    sends = recorder.sent(mover.id, "sendMessage")
+    assert "Bid" in " ".join(b["text"] for b in table.private(mover).buttons)
+    assert sends[-1].result["message_id"] == table.private(mover).message_id
+    assert len([m for m in recorder.screen(mover.id) if "Felix" in m.text]) == 1
+    assert recorder.sent(mover.id, "deleteMessage")

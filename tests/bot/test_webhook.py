@@ -1,0 +1,111 @@
+"""The webhook view: the secret token, duplicate deliveries, a flood of taps."""
+
+import json
+import threading
+
+import pytest
+from django.test import Client
+
+from bot import views
+from games.models import Move, MoveSource, Player
+from tests.bot.play import Table
+
+URL = "/telegram/webhook"
+
+
+@pytest.fixture
+def hook(monkeypatch, bridge, telegram):
+    """Updates go through the real view (and its bridge to the Application)."""
+    monkeypatch.setattr(views, "bridge", bridge)
+    client = Client()
+
+    def post(update: dict, secret: str | None = "s3cret-token"):
+        headers = {"HTTP_X_TELEGRAM_BOT_API_SECRET_TOKEN": secret} if secret is not None else {}
+        return client.post(URL, json.dumps(update), content_type="application/json", **headers)
+
+    # Simulated users now reach the bot through the webhook.
+    telegram.process = lambda update: _ok(post(update))
+    return post
+
+
+def _ok(response):
+    assert response.status_code == 200, response.content
+    return response
+
+
+def test_webhook_with_the_right_secret_processes_the_update(hook, telegram, recorder):
+    anna = telegram.user("Anna")
+    response = hook(telegram.message_update(anna, telegram.private(anna), "/help"))
+    assert response.status_code == 200
+    assert "/new" in recorder.last(anna.id).text
+
+
+@pytest.mark.parametrize("secret", ["wrong", "", None], ids=["wrong", "empty", "missing"])
+def test_webhook_refuses_a_wrong_or_missing_secret_and_changes_nothing(
+    hook, telegram, recorder, secret
+):
+    anna = telegram.user("Anna")
+    response = hook(telegram.message_update(anna, telegram.private(anna), "/start"), secret)
+    assert response.status_code == 403
+    assert recorder.calls == []
+    assert not Player.objects.exists()
+
+
+def test_webhook_refuses_everything_when_no_secret_is_configured(hook, telegram, settings):
+    settings.TELEGRAM_WEBHOOK_SECRET = ""
+    anna = telegram.user("Anna")
+    assert (
+        hook(telegram.message_update(anna, telegram.private(anna), "/help"), "").status_code == 403
+    )
+
+
+def test_webhook_rejects_what_is_not_an_update(hook):
+    client = Client()
+    response = client.post(
+        URL,
+        "not json",
+        content_type="application/json",
+        HTTP_X_TELEGRAM_BOT_API_SECRET_TOKEN="s3cret-token",
+    )
+    assert response.status_code == 400
+    assert client.get(URL).status_code == 405
+
+
+def test_webhook_ignores_a_redelivered_update(hook, telegram, recorder):
+    group = telegram.group()
+    anna = telegram.user("Anna")
+    anna.start_bot()
+    update = telegram.message_update(anna, group, "/new felix")
+    assert hook(update).status_code == 200
+    again = hook(update)
+    assert again.status_code == 200 and again.content == b"duplicate"
+    assert len(recorder.sent(group["id"], "sendMessage")) == 1  # one lobby
+
+
+def test_a_flood_of_taps_on_one_button_records_one_move_and_answers_every_tap(
+    hook, telegram, recorder
+):
+    group = telegram.group()
+    anna, bruno = telegram.user("Anna"), telegram.user("Bruno")
+    anna.start_bot()
+    bruno.start_bot()
+    table = Table(telegram, recorder, group, [anna, bruno])
+    game = table.open_lobby("bon_appetit", anna, [bruno])
+    (mover,) = table.to_act()
+    user = anna if table.seat_of(anna) == mover else bruno
+    message = recorder.with_button(group["id"], f"g{game.pk}:")
+    data = message.buttons[0]["callback_data"]
+
+    updates = [telegram.callback_update(user, message, data) for _ in range(16)]
+    responses = []
+    threads = [threading.Thread(target=lambda u=u: responses.append(hook(u))) for u in updates]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+    assert [r.status_code for r in responses] == [200] * 16
+    taps = Move.objects.filter(game=game, source=MoveSource.HUMAN)
+    assert taps.count() == 1
+    for update in updates:
+        telegram.answer_to(update["callback_query"]["id"])
