@@ -12,14 +12,26 @@ from tests.bot.play import Table
 
 CATALOGUES = sorted(
     p
-    for app in ("bot", "games")
+    for app in ("bot", "games", "admin_ui")
     for p in (Path(settings.BASE_DIR) / app / "locale").glob("*/LC_MESSAGES/django.po")
 )
 
 
-def test_there_are_italian_and_portuguese_catalogues_for_the_bot_and_the_games():
+def test_there_are_italian_and_portuguese_catalogues_for_every_app():
     found = {(p.parts[-5], p.parts[-3]) for p in CATALOGUES}
-    assert found == {("bot", "it"), ("bot", "pt"), ("games", "it"), ("games", "pt")}
+    assert found == {(app, lang) for app in ("bot", "games", "admin_ui") for lang in ("it", "pt")}
+
+
+def test_a_string_reads_the_same_in_every_app():
+    """A string several apps use (an error the bot shows and the web pages too) has one
+    translation per language."""
+    seen: dict[tuple[str, str], dict[str, str]] = {}
+    for po_path in CATALOGUES:
+        lang, app = po_path.parts[-3], po_path.parts[-5]
+        for entry in polib.pofile(str(po_path)).translated_entries():
+            seen.setdefault((lang, entry.msgid), {})[app] = entry.msgstr
+    differing = {key: apps for key, apps in seen.items() if len(set(apps.values())) > 1}
+    assert not differing
 
 
 @pytest.mark.parametrize("po_path", CATALOGUES, ids=lambda p: f"{p.parts[-5]}-{p.parts[-3]}")
@@ -35,7 +47,7 @@ def test_compiled_catalogue_is_up_to_date_with_its_source(po_path):
         if e.msgid
     }
     expected = {k: (s, {int(i): v for i, v in p.items()}) for k, (s, p) in expected.items()}
-    assert got == expected, "run: manage.py compilemessages (in bot/ and games/)"
+    assert got == expected, "run: manage.py compilemessages"
     if po_path.parts[-5] == "bot":  # every message of the bot is translated
         assert not source.untranslated_entries(), [e.msgid for e in source.untranslated_entries()]
 
