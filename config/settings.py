@@ -129,6 +129,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=60)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=50)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery closes the database connections around every task unless told to reuse them; a
+# new PostgreSQL connection per move cost more than the move. Connections that are
+# obsolete (DATABASE_CONN_MAX_AGE) or broken are dropped before each task (config/celery.py).
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 # Results are not needed for game work (the database has them); tasks that are awaited
 # (the health ping) ask for theirs.
 CELERY_TASK_IGNORE_RESULT = True

@@ -9,6 +9,7 @@ from config.celery import app
 __all__ = ["app"]
 
 COUNTER_KEY = "bench_pipeline:worker_queries"
+UPDATES_CHANNEL = "bench_pipeline:updated"
 _count = {"n": 0}
 _redis = {}
 
@@ -23,7 +24,23 @@ def install_counter(**kwargs):
     # The wrapper list belongs to the connection object, which outlives reconnects.
     from django.db import connection
 
+    from games.signals import game_updated
+
     connection.execute_wrappers.append(_counting)
+    # The simulated players wait for this, as the bot waits for Telegram updates.
+    game_updated.connect(_announce, dispatch_uid="bench_pipeline")
+
+
+def _client():
+    import redis
+
+    if "client" not in _redis:
+        _redis["client"] = redis.Redis.from_url(settings.REDIS_URL)
+    return _redis["client"]
+
+
+def _announce(sender, game_id, **kwargs):
+    _client().publish(UPDATES_CHANNEL, game_id)
 
 
 @task_prerun.connect
@@ -33,9 +50,5 @@ def reset(**kwargs):
 
 @task_postrun.connect
 def report(**kwargs):
-    import redis
-
     if _count["n"]:
-        if "client" not in _redis:
-            _redis["client"] = redis.Redis.from_url(settings.REDIS_URL)
-        _redis["client"].incrby(COUNTER_KEY, _count["n"])
+        _client().incrby(COUNTER_KEY, _count["n"])
