@@ -25,7 +25,7 @@ from bot.render.common import esc
 from bot.screens import GameScreens, Screen
 from bot.sender import Result, Sender
 from games import services
-from games.models import Game, GameStatus, Player
+from games.models import Game, GameStatus, Player, Seat
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,16 @@ def request_sync(game_id: int) -> None:
         log.exception("could not queue the sync of game %s", game_id)
         if RAISE_ERRORS:
             raise
+
+
+def request_sync_for_player(player: Player) -> None:
+    """Bring every open game of a player up to date (their language or reachability
+    changed, so their private messages must be redrawn or can now be sent)."""
+    open_games = Seat.objects.filter(
+        player=player, game__status__in=[GameStatus.LOBBY, GameStatus.RUNNING]
+    ).values_list("game_id", flat=True)
+    for game_id in open_games:
+        request_sync(game_id)
 
 
 def _bump(key: str) -> None:

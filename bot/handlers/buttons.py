@@ -32,7 +32,7 @@ from bot.texts import rules_text
 from games import services
 from games.engines import SLUGS
 from games.errors import GameError
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus
 from games.players import STRATEGIES
 
 log = logging.getLogger(__name__)
@@ -283,12 +283,7 @@ def _set_language(user, code: str) -> Reply:
     if code not in commands.LANGUAGE_NAMES:
         return Reply(_("This button is not valid (any more)."))
     services.set_language(player, code)
-    # Private messages of the player's open games follow the new language.
-    open_games = Seat.objects.filter(
-        player=player, game__status__in=[GameStatus.LOBBY, GameStatus.RUNNING]
-    ).values_list("game_id", flat=True)
-    for game_id in open_games:
-        sync.request_sync(game_id)
+    sync.request_sync_for_player(player)  # private messages follow the new language
     with translation.override(code):
         text = _("Your language for private messages:")
         return Reply(

@@ -83,11 +83,7 @@ def _start(user, chat, payload: str) -> str:
             return help_text()
     services.set_reachable(player, True)
     # Lobbies that waited for this player, and games whose messages they missed.
-    open_games = Seat.objects.filter(
-        player=player, game__status__in=[GameStatus.LOBBY, GameStatus.RUNNING]
-    ).values_list("game_id", flat=True)
-    for game_id in open_games:
-        sync.request_sync(game_id)
+    sync.request_sync_for_player(player)
     with translation.override(player.language):
         lines = [
             "✅ "
