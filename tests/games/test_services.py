@@ -219,3 +219,34 @@ def test_errors_are_translated():
         assert str(errors.NotYourTurn()) == "It is not your turn."
     msg = errors.NotEnoughPlayers(min=3, max=5)
     assert "3" in str(msg) and "5" in str(msg)
+
+
+def test_remove_seat_is_for_the_creator_or_a_chat_admin(lobby):
+    game, (anna, bob) = lobby("felix", humans=2, computers=1)
+    cpu = game.seats.get(player__isnull=True).number
+    with pytest.raises(errors.NotAllowed):
+        services.remove_seat(game, cpu, by=bob)
+    services.remove_seat(game, cpu, by=bob, is_chat_admin=True)
+    with pytest.raises(errors.NotSeated):
+        services.remove_seat(game, cpu, by=anna)
+    assert game.seats.count() == 2
+
+
+def test_replacing_a_lobby_player_is_for_the_creator_or_a_chat_admin(lobby):
+    game, (anna, bob) = lobby("felix", humans=2)
+    bob_seat = game.seats.get(player=bob).number
+    with pytest.raises(errors.NotAllowed):
+        services.replace_with_computer(game, bob_seat, by=bob)
+    seat = services.replace_with_computer(game, bob_seat, by=anna)
+    assert seat.player is None and seat.is_computer
+
+
+def test_language_and_reachability(db):
+    player = PlayerFactory(reachable=False, language="en")
+    services.set_language(player, "it")
+    with pytest.raises(errors.UnknownAction):
+        services.set_language(player, "xx")
+    assert services.set_reachable(player, True) is True
+    assert services.set_reachable(player, True) is False  # no change the second time
+    player.refresh_from_db()
+    assert (player.language, player.reachable) == ("it", True)
