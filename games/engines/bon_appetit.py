@@ -1,6 +1,6 @@
 """Bon Appétit! (Haim Shafir, AMIGO 2004): cats catch mice on a common pile.
 
-Rules: /work/shared/rules/bon-appetit.md; comments name its clauses (B1…B15).
+Rules: the rules specification bon-appetit.md; comments name its clauses (B1…B15).
 
 There are no decisions (B15): the only action is ``"flip"``, by the one seat that must
 turn up a card now: the player whose turn it is, or the chaser during a chase (B9).

@@ -1,6 +1,6 @@
 """Come Cani e Gatti ("Like Cats and Dogs"): the rules engine.
 
-Rules: /work/shared/rules/cats-and-dogs.md (clause IDs C1–C20i in comments). Card data and
+Rules: the rules specification cats-and-dogs.md (clause IDs C1–C20i in comments). Card data and
 the rules' Interpretations live in ``cats_and_dogs_data``.
 
 Animals are numbered by their position in the layout, 0..2n-1. Food cards are codes: kind

@@ -1,6 +1,6 @@
 """Felix: The Cat in the Sack (Friedemann Friese), slug ``felix``.
 
-Rules: shared/rules/felix.md (clause IDs F1-F32 appear in the comments below).
+Rules: the rules specification felix.md (clause IDs F1-F32 appear in the comments below).
 
 A round: every seat places one card face down (simultaneously, F10); the row is then
 auctioned (F11-F15). Each pass turns the next card up and pays the passer the lowest

@@ -1,7 +1,7 @@
 """Smoking Cat, slug ``smoking_cat``: a 4-player trick-taking game played as a match for
 the letters of a game word.
 
-Rules: shared/rules/smoking-cat.md (clause IDs S1-S17 appear in the comments below).
+Rules: the rules specification smoking-cat.md (clause IDs S1-S17 appear in the comments below).
 
 A match is a sequence of deals. Each deal: 8 cards to each seat (S5), everyone passes 3
 cards to the left at the same time (S6), then 8 tricks of must-follow, no-trump play

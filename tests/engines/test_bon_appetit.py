@@ -1,4 +1,4 @@
-"""Bon Appétit! engine: one test (or more) per clause of /work/shared/rules/bon-appetit.md.
+"""Bon Appétit! engine: one test (or more) per clause of the rules specification bon-appetit.md.
 
 Scenario tests lay out a stacked table with the "piles" option. In the ``table`` helper a
 pile is a string of card codes, top card first: C cheese, K cat, 1/2/3 a mouse with that

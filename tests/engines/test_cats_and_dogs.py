@@ -1,4 +1,4 @@
-"""Come Cani e Gatti: every clause of /work/shared/rules/cats-and-dogs.md (C1–C20i, I1–I4).
+"""Come Cani e Gatti: every clause of the rules specification cats-and-dogs.md (C1–C20i, I1–I4).
 
 Scenario tests stack the set-up through the engine's options. The two-player layout used
 throughout is Max (dog, 3 squares), Clarence (cat, 3), Rex (dog, 1), Luna (cat, 2).

@@ -1,4 +1,4 @@
-"""Felix engine: one test (or more) per clause of /work/shared/rules/felix.md.
+"""Felix engine: one test (or more) per clause of the rules specification felix.md.
 
 Scenario tests stack the deal with the options: each hand is a colour set minus one card
 (``without(card)``), so a round can put any card of the set in the row; ``first`` fixes

@@ -1,4 +1,4 @@
-"""Smoking Cat engine: every clause of shared/rules/smoking-cat.md (S1-S17) and the
+"""Smoking Cat engine: every clause of the rules specification smoking-cat.md (S1-S17) and the
 invariants I1-I3, on stacked decks and over many seeded random matches."""
 
 from __future__ import annotations
