@@ -53,8 +53,8 @@ class WorkerProcess:
                 "-A",
                 self.app,
                 "worker",
-                "--pool=prefork",  # as in production
-                "--concurrency=2",
+                "--pool=solo",  # as in production: one task at a time, scaled by processes
+                "--concurrency=1",
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
@@ -89,7 +89,7 @@ class WorkerProcess:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     def kill(self) -> None:
-        """SIGKILL to the main process and its pool: no cleanup, no acknowledgement, the
+        """SIGKILL to the worker's process group: no cleanup, no acknowledgement, the
         transaction is cut off."""
         if self.proc and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)

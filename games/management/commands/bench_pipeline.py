@@ -1,9 +1,10 @@
 """``manage.py bench_pipeline``: many concurrent games through the real pipeline.
 
 Needs PostgreSQL (``DATABASE_URL``) and Redis (``REDIS_URL``). Starts Celery worker
-processes (or uses running ones with ``--external-worker``, then queries are counted on the
-submitting side only), keeps ``--games`` games running — each with simulated human seats
-that submit a move as soon as it is their turn, and computer seats — for ``--seconds``, and
+processes as production runs them (four solo-pool processes) or, with
+``--external-worker``, uses running ones (then only the submitting side's queries are
+counted). Keeps ``--games`` games running, each with simulated human seats that submit a
+move as soon as it is their turn and computer seats, for ``--seconds``, and
 ends with one line::
 
     moves/s=<n> p50_ms=<n> p95_ms=<n> p99_ms=<n> queries/move=<n>
@@ -53,8 +54,9 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=16)
         parser.add_argument("--seconds", type=float, default=20.0)
         parser.add_argument("--humans", type=int, default=1, help="simulated humans per game")
-        parser.add_argument("--workers", type=int, default=2, help="worker processes to start")
-        parser.add_argument("--concurrency", type=int, default=2, help="per worker process")
+        parser.add_argument("--workers", type=int, default=4, help="worker processes to start")
+        parser.add_argument("--pool", default="solo", choices=["solo", "prefork", "threads"])
+        parser.add_argument("--concurrency", type=int, default=1, help="per worker process")
         parser.add_argument("--external-worker", action="store_true")
 
     def handle(self, *args, **opts):
@@ -84,7 +86,7 @@ class Command(BaseCommand):
         for i in range(opts["workers"]):
             command = [
                 *(sys.executable, "-m", "celery", "-A", "games.bench_worker", "worker"),
-                *("--pool=prefork", f"--concurrency={opts['concurrency']}"),
+                *(f"--pool={opts['pool']}", f"--concurrency={opts['concurrency']}"),
                 *("--without-gossip", "--without-mingle", "--without-heartbeat"),
                 *("--loglevel=WARNING", "-n", f"bench{i}-{os.getpid()}@%h"),
             ]
