@@ -34,23 +34,3 @@ def matches_stored_state(game: Game) -> bool:
     rules = get_rules(game.game_type)
     return rules.dump(replay(game)) == game.state
 
-
-def views(game: Game, seat: int | None) -> list[dict]:
-    """What ``seat`` (None: the public) could see at each step, with the move's events
-    that audience may see. For the public replay pages."""
-    from games.engines import visible_to
-
-    rules = get_rules(game.game_type)
-    out = []
-    for move, state in steps(game):
-        events = [e for e in (move.events if move else []) if visible_to(e, seat)]
-        out.append(
-            {
-                "seq": move.seq if move else 0,
-                "seat": move.seat if move else None,
-                "action": move.action if move else None,
-                "events": events,
-                "view": rules.view(state, seat),
-            }
-        )
-    return out
