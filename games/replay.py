@@ -33,4 +33,3 @@ def replay(game: Game) -> Any:
 def matches_stored_state(game: Game) -> bool:
     rules = get_rules(game.game_type)
     return rules.dump(replay(game)) == game.state
-
