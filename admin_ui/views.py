@@ -14,6 +14,7 @@ from games import standings
 from games.models import (
     Game,
     GameStatus,
+    GameType,
     League,
     LeagueMember,
     Player,
@@ -22,6 +23,7 @@ from games.models import (
 )
 
 from . import replay
+from .rules_book import INTERPRETATIONS
 
 RECENT = 10
 
@@ -51,6 +53,16 @@ def _leagues():
         n_members=_count(LeagueMember.objects.all()),
         n_games=_count(Game.objects.filter(status=GameStatus.FINISHED)),
     )
+
+
+@require_safe
+def rules(request):
+    """How catclub reads each game's rule book (the clauses the rules mark Interpretation)."""
+    games = [
+        {"slug": slug, "name": GameType(slug).label, "clauses": INTERPRETATIONS[slug]}
+        for slug in GameType.values
+    ]
+    return render(request, "web/rules.html", {"games": games})
 
 
 @require_safe

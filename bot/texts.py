@@ -5,6 +5,7 @@ Functions, not constants, so that each call is translated in the active language
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from bot.render.common import EMOJI, esc, game_name
@@ -95,4 +96,7 @@ def rules_text(slug: str) -> str:
         ],
     }
     title = f"{EMOJI[slug]} <b>{esc(game_name(slug))}</b>"
-    return "\n".join([title, *("• " + t for t in texts[slug])])
+    more = _("Where the rule book is silent, how catclub decided: %(url)s") % {
+        "url": esc(f"{settings.SITE_URL}/rules/#{slug}")
+    }
+    return "\n".join([title, *("• " + t for t in texts[slug]), more])
