@@ -5,6 +5,7 @@ sweep in-process when no broker is configured, starts the bot (long polling) whe
 is set, and serves the site with Django's server.
 """
 
+import logging
 import secrets
 import subprocess
 import sys
@@ -64,6 +65,4 @@ class Command(BaseCommand):
             try:
                 sweep()
             except Exception:  # keep sweeping; the next round retries
-                import logging
-
                 logging.getLogger(__name__).exception("sweep failed")
