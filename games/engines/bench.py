@@ -11,6 +11,11 @@ Random legal actions, seeded. ``us/action`` is the wall time of the whole loop (
 When the optional ``open_spiel`` package is installed, OpenSpiel's Hearts is driven by the
 same loop from Python in the same run (chance outcomes count as actions) and a line
 ``openspiel_hearts us/action=<n> ratio=<smoking_cat/openspiel>`` follows.
+
+A last line, ``python_loop us/action=<n>``, drives an engine that does nothing through the
+same loop: the cost of the loop itself (the calls, the list handed back, the random
+choice), which no Python engine can go below. Whatever an engine costs above it is its
+own work.
 """
 
 from __future__ import annotations
@@ -33,6 +38,10 @@ PLAYER_COUNTS = {
 def bench_engine(slug: str, seconds: float, seed: int = 1) -> dict:
     rules = get_rules(slug)
     n = PLAYER_COUNTS.get(slug, rules.min_players)
+    return {"slug": slug, **drive(rules, n, seconds, seed)}
+
+
+def drive(rules, n: int, seconds: float, seed: int = 1) -> dict:
     rng = random.Random(seed)
     games = actions = 0
     state_bytes = 0
@@ -63,7 +72,6 @@ def bench_engine(slug: str, seconds: float, seed: int = 1) -> dict:
         games += 1
         actions += count
     return {
-        "slug": slug,
         "games_per_s": games / elapsed,
         "us_per_action": elapsed / actions * 1e6,
         "state_bytes": state_bytes,
@@ -81,6 +89,30 @@ def largest_dump(rules, n: int, game_seed: int, choice_seed: int) -> int:
             return largest
         seat = rng.choice(acting)
         rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+
+
+class NullRules:
+    """An engine that does nothing: one seat acts, four actions are legal, ``apply``
+    returns one event, and a game ends after ``LENGTH`` actions."""
+
+    LENGTH = 100
+    ACTIONS = ("play:LO", "play:HA", "play:B7", "throw")
+
+    def setup(self, n_players: int, seed: int) -> list[int]:
+        return [0]
+
+    def to_act(self, state: list[int]) -> list[int]:
+        return [state[0] & 3] if state[0] < self.LENGTH else []
+
+    def legal_actions(self, state: list[int], seat: int) -> list[str]:
+        return list(self.ACTIONS)
+
+    def apply(self, state: list[int], seat: int, action: str) -> list[dict]:
+        state[0] += 1
+        return [{"type": "play", "to": None, "seat": seat, "action": action}]
+
+    def dump(self, state: list[int]) -> dict:
+        return {"n": state[0]}
 
 
 def bench_openspiel_hearts(seconds: float, seed: int = 1) -> dict | None:
@@ -129,6 +161,8 @@ def main(argv: list[str] | None = None) -> None:
             ratio = results["smoking_cat"]["us_per_action"] / hearts["us_per_action"]
             line += f" ratio={ratio:.2f}"
         print(line, flush=True)
+    floor = drive(NullRules(), 4, args.seconds)
+    print(f"python_loop us/action={floor['us_per_action']:.2f}", flush=True)
 
 
 if __name__ == "__main__":
