@@ -5,7 +5,8 @@ slot in the shared rate windows (``bot.ratelimit``) before each call, retries a 
 its ``retry_after`` and a network hiccup a few times, and turns Telegram's answers into a
 small ``Result``: "message is not modified" is a success, a message that cannot be edited
 any more is ``gone`` (the caller sends a new one), a user who blocked the bot is
-``blocked``.
+``blocked``. A group that became a supergroup (``ChatMigrated``) is moved to its new id
+(``bot.chats``) and the message is sent there; its old messages count as gone.
 """
 
 from __future__ import annotations
@@ -18,9 +19,16 @@ from datetime import timedelta
 
 from telegram import LinkPreviewOptions
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
 
-from bot import ratelimit, transport
+from bot import chats, ratelimit, transport
 from bot.keyboard import Rows, check, to_markup
 
 log = logging.getLogger(__name__)
@@ -116,6 +124,9 @@ class Sender:
                     disable_notification=quiet,
                 ),
             )
+        except ChatMigrated as exc:
+            chats.migrate(chat_id, exc.new_chat_id)
+            return self.send(exc.new_chat_id, text, rows, quiet)
         except (BadRequest, Forbidden) as exc:
             if _is_unreachable(chat_id, exc):
                 return Result(ok=False, blocked=True)
@@ -136,6 +147,9 @@ class Sender:
                     link_preview_options=NO_PREVIEW,
                 ),
             )
+        except ChatMigrated as exc:
+            chats.migrate(chat_id, exc.new_chat_id)
+            return Result(ok=False, gone=True)
         except (BadRequest, Forbidden) as exc:
             if isinstance(exc, BadRequest) and _is_not_modified(exc):
                 return Result(message_id=message_id)
@@ -154,5 +168,5 @@ class Sender:
                     lambda: self.bot.delete_message(chat_id=chat_id, message_id=message_id),
                 )
             )
-        except (BadRequest, Forbidden):
+        except (BadRequest, Forbidden, ChatMigrated):
             return False  # too old to delete, or already gone: a new message follows anyway

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from games import errors
 from games.engines import SLUGS, get_rules
-from games.models import Game, GameStatus, Language, Move, MoveSource, Player, Seat
+from games.models import Game, GameStatus, Language, LeagueChat, Move, MoveSource, Player, Seat
+from games.models.games import OPEN_STATUSES
 from games.players import STRATEGIES
 
 
@@ -380,6 +381,34 @@ def expire_lobbies() -> int:
                 expired += 1
         notify(game)
     return expired
+
+
+def move_chat(old_chat_id: int, new_chat_id: int) -> list[int]:
+    """A Telegram group upgraded to a supergroup lives on under a new chat id: its games
+    and its league link follow it. Returns the open games that moved; a second call (both
+    chats announce the move) finds nothing left to move.
+
+    The new chat can only hold an open game of its own if someone started one there before
+    the move was announced; then that one stands and the old chat's open game is closed.
+    """
+    if old_chat_id == new_chat_id:
+        return []
+    with transaction.atomic():
+        moving = list(Game.objects.select_for_update().filter(chat_id=old_chat_id))
+        if Game.objects.filter(chat_id=new_chat_id, status__in=OPEN_STATUSES).exists():
+            for game in moving:
+                if game.is_open:
+                    _close(game, GameStatus.ABORTED, reason="moved")
+                    notify(game)
+        Game.objects.filter(pk__in=[g.pk for g in moving]).update(chat_id=new_chat_id)
+        link = LeagueChat.objects.filter(chat_id=old_chat_id).first()
+        if link is not None:
+            if LeagueChat.objects.filter(chat_id=new_chat_id).exists():
+                link.delete()  # the new chat was linked on its own: that link stands
+            else:
+                link.chat_id = new_chat_id
+                link.save(update_fields=["chat_id"])
+    return [g.pk for g in moving if g.is_open]
 
 
 def notify(game: Game) -> None:

@@ -2,9 +2,15 @@
 
 import logging
 
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
 
-from bot.handlers import buttons, commands
+from bot.handlers import buttons, commands, migration
 
 log = logging.getLogger(__name__)
 
@@ -24,4 +30,5 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("lang", commands.lang))
     app.add_handler(CommandHandler("settings", commands.settings_command))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migration.chat_migrated))
     app.add_error_handler(log_error)

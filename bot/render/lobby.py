@@ -34,6 +34,10 @@ def lobby(game: Game, seats: list[Seat], start_link: str):
         reasons = {
             "expired": _("⌛ The lobby expired."),
             "everyone left": _("Everyone left the lobby."),
+            "moved": _(
+                "✖ This group became a supergroup, where another game was already open:"
+                " that one goes on."
+            ),
         }
         return join([title, reasons.get(game.abort_reason, _("✖ The game was cancelled."))]), []
     if game.status != GameStatus.LOBBY:

@@ -135,6 +135,7 @@ class Recorder(BaseRequest):
         self.context: Any = None
         self.users: dict[int, dict] = {}
         self.chats: dict[int, dict] = {}
+        self.migrated: dict[int, int] = {}  # group id -> its supergroup's id
 
     # -- BaseRequest ---------------------------------------------------------------------
     @property
@@ -211,6 +212,13 @@ class Recorder(BaseRequest):
                 self.failures.remove(failure)
                 extra = {"retry_after": failure["retry_after"]} if failure["retry_after"] else {}
                 return self._error(failure["status"], failure["description"], **extra)
+        chat_id = params.get("chat_id")
+        if chat_id is not None and int(chat_id) in self.migrated:
+            return self._error(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                migrate_to_chat_id=self.migrated[int(chat_id)],
+            )
         handler = getattr(self, f"api_{api}", None)
         if handler is None:
             return self._error(404, f"Not Found: method {api} is not simulated")
@@ -425,6 +433,35 @@ class FakeTelegram:
         chat = {"id": chat_id, "type": "supergroup", "title": title}
         self.recorder.chats[chat_id] = chat
         return chat
+
+    def basic_group(self, chat_id: int = -4_001, title: str = "Cat lovers") -> dict:
+        """A basic group, as groups start out; ``upgrade`` makes it a supergroup."""
+        chat = {"id": chat_id, "type": "group", "title": title}
+        self.recorder.chats[chat_id] = chat
+        return chat
+
+    def upgrade(self, group: dict, new_id: int, user: FakeUser, announce=(True, True)) -> dict:
+        """Telegram turns a group into a supergroup: calls to the old id fail from now on
+        with ``migrate_to_chat_id``, and a service message in each chat announces the move
+        (``announce``: whether the old group's and the new chat's are delivered)."""
+        supergroup = self.group(new_id, group["title"])
+        self.recorder.migrated[group["id"]] = new_id
+        old_side, new_side = announce
+        if old_side:
+            self.deliver(self.service_update(user, group, migrate_to_chat_id=new_id))
+        if new_side:
+            self.deliver(self.service_update(user, supergroup, migrate_from_chat_id=group["id"]))
+        return supergroup
+
+    def service_update(self, user: FakeUser, chat: dict, **fields) -> dict:
+        message = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": chat,
+            "from": user.json(),
+            **fields,
+        }
+        return {"update_id": self.next_update_id(), "message": message}
 
     def private(self, user: FakeUser) -> dict:
         return {"id": user.id, "type": "private", "first_name": user.first_name}

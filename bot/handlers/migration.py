@@ -1,0 +1,16 @@
+"""Telegram's announcement that a group became a supergroup (a service message)."""
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot import chats
+from bot.handlers.common import db
+
+
+async def chat_migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message = update.effective_message
+    if message.migrate_to_chat_id:  # in the old group
+        old, new = message.chat.id, message.migrate_to_chat_id
+    else:  # in the new supergroup
+        old, new = message.migrate_from_chat_id, message.chat.id
+    await db(chats.migrate)(old, new)
