@@ -34,6 +34,8 @@ from bot.keyboard import Rows, check, to_markup
 log = logging.getLogger(__name__)
 
 MAX_TRIES = 5
+# A long wait (a 429's retry_after) is slept in slices, calling ``keepalive`` between them.
+KEEPALIVE_SECONDS = 20
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
@@ -68,7 +70,11 @@ def _is_unreachable(chat_id: int, exc: Exception) -> bool:
 
 
 class Sender:
-    def __init__(self, request=None):
+    """``keepalive`` is called before every call to Telegram and during long waits: the
+    sync uses it to keep its lock while it is alive, so a dead worker's lock soon lapses."""
+
+    def __init__(self, request=None, keepalive=None):
+        self._keepalive = keepalive or (lambda: None)
         self._request = request or transport.default_request()
         self.bot = transport.make_bot(self._request)
         self._loop = asyncio.new_event_loop()
@@ -96,19 +102,28 @@ class Sender:
     def _attempt(self, chat_id: int, make):
         """Run one Bot API call within the limits, retrying 429s and network errors."""
         for attempt in range(1, MAX_TRIES + 1):
+            self._keepalive()
             ratelimit.wait_turn(chat_id)
+            self._keepalive()
             try:
                 return self._run(make())
             except RetryAfter as exc:
                 wait = retry_seconds(exc)
                 log.info("429 for chat %s: retrying after %s s", chat_id, wait)
-                ratelimit.clock.sleep(wait)
+                self._sleep(wait)
             except (TimedOut, NetworkError) as exc:
                 if isinstance(exc, BadRequest | Forbidden) or attempt == MAX_TRIES:
                     raise
                 log.info("network error for chat %s (%s); retrying", chat_id, exc)
-                ratelimit.clock.sleep(min(2**attempt, 10))
+                self._sleep(min(2**attempt, 10))
         raise NetworkError(f"gave up after {MAX_TRIES} tries")
+
+    def _sleep(self, seconds: float) -> None:
+        while seconds > 0:
+            step = min(seconds, KEEPALIVE_SECONDS)
+            ratelimit.clock.sleep(step)
+            self._keepalive()
+            seconds -= step
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None, quiet=False) -> Result:
         check(rows)

@@ -2,21 +2,26 @@
 
 Triggers collapse: ``request_sync`` counts a change and queues one task unless one is
 already queued; the task holds a per-game lock and renders the latest state until no
-change came in meanwhile, so ten quick moves become one edit. Edits whose text and
-buttons are unchanged are skipped (a hash per message); new messages are sent only for
-what deserves a notification: the game's start (the table message), notices such as a
-Smoking Cat deal result, a new turn in private (the old message is deleted), the final
-result.
+change came in meanwhile, so ten quick moves become one edit. The lock is kept alive
+while the sync talks to Telegram and lapses soon after its worker dies; ``recover`` (a
+periodic task) then queues the sync of every game with a change no sync finished.
+
+Edits whose text and buttons are unchanged are skipped (a hash per message); new messages
+are sent only for what deserves a notification: the game's start (the table message),
+notices such as a Smoking Cat deal result, a new turn in private (the old message is
+deleted), the final result.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.utils import translation
+from django.db.models import Q
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from bot import cachekeys, transport
@@ -31,17 +36,22 @@ log = logging.getLogger(__name__)
 
 WANT_TTL = 24 * 3600
 QUEUED_TTL = 60
-LOCK_TTL = 180
+# Refreshed before every Telegram call and during long waits: longer than one call.
+LOCK_TTL = 60
 MAX_ROUNDS = 50
+# Finished games still get their final messages from ``recover`` for this long.
+RECOVER_FINISHED = timedelta(hours=1)
 # Tests set this so that a rendering bug fails the test instead of being logged.
 RAISE_ERRORS = False
 
 
-def _keys(game_id: int) -> tuple[str, str, str]:
+def _keys(game_id: int) -> tuple[str, str, str, str]:
+    """The change counter, the queued flag, the lock, and the counter last synced."""
     return (
         cachekeys.key("sync", game_id, "want"),
         cachekeys.key("sync", game_id, "queued"),
         cachekeys.key("sync", game_id, "lock"),
+        cachekeys.key("sync", game_id, "done"),
     )
 
 
@@ -53,7 +63,7 @@ def request_sync(game_id: int) -> None:
     """Note that a game changed and queue a sync unless one is queued already."""
     if not transport.configured():
         return
-    want, _queued, _lock = _keys(game_id)
+    want, _queued, _lock, _done = _keys(game_id)
     try:
         _bump(want)
         _queue(game_id)
@@ -87,7 +97,7 @@ def _bump(key: str) -> None:
 def _queue(game_id: int) -> None:
     from bot.tasks import sync_game
 
-    _want, queued, _lock = _keys(game_id)
+    _want, queued, _lock, _done = _keys(game_id)
     if cache.add(queued, 1, timeout=QUEUED_TTL):
         try:
             sync_game.delay(game_id)
@@ -98,24 +108,55 @@ def _queue(game_id: int) -> None:
 
 def run(game_id: int) -> None:
     """The task's body: sync until the game stops changing under us."""
-    want_key, queued, lock = _keys(game_id)
+    want_key, queued, lock, done = _keys(game_id)
     cache.delete(queued)
     token = uuid.uuid4().hex
     if not cache.add(lock, token, timeout=LOCK_TTL):
         return  # the running sync will see our change: it re-reads ``want`` when done
+
+    def keepalive() -> None:
+        cache.touch(lock, LOCK_TTL)
+
     seen = None
     try:
-        with Sender() as sender:
+        with Sender(keepalive=keepalive) as sender:
             for _round in range(MAX_ROUNDS):
                 seen = cache.get(want_key)
                 sync_once(game_id, sender)
                 if cache.get(want_key) == seen:
                     break
+        if seen is not None:
+            cache.set(done, seen, timeout=WANT_TTL)
     finally:
         if cache.get(lock) == token:
             cache.delete(lock)
     if cache.get(want_key) != seen:
         _queue(game_id)  # a change slipped in between the last check and the release
+
+
+def recover() -> int:
+    """Queue the sync of every game with a change that no sync finished rendering and that
+    nobody is syncing now (its worker died, or its task was lost with Redis). Returns how
+    many were queued."""
+    recent = timezone.now() - RECOVER_FINISHED
+    game_ids = list(
+        Game.objects.filter(
+            Q(status__in=[GameStatus.LOBBY, GameStatus.RUNNING]) | Q(finished_at__gte=recent)
+        ).values_list("pk", flat=True)
+    )
+    keys = {game_id: _keys(game_id) for game_id in game_ids}
+    values = cache.get_many([k for four in keys.values() for k in four])
+    queued = 0
+    for game_id, (want, queued_key, lock, done) in keys.items():
+        if values.get(want) in (None, values.get(done)):
+            continue  # nothing changed, or every change was rendered
+        if queued_key in values or lock in values:
+            continue  # a sync is on its way or running
+        _queue(game_id)
+        queued += 1
+    if queued:
+        log.info("queued %s lost syncs", queued)
+    return queued
 
 
 def sync_once(game_id: int, sender: Sender) -> None:

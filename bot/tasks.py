@@ -18,6 +18,16 @@ def sync_game(game_id: int) -> None:
 
 
 @shared_task
+def recover_syncs() -> int:
+    """Periodic: sync the games whose sync was lost (see bot.sync.recover)."""
+    from bot import sync, transport
+
+    if not transport.configured():
+        return 0
+    return sync.recover()
+
+
+@shared_task
 def auto_flip(game_id: int, version: int) -> None:
     """Bon Appétit with automatic flipping: turn the card for the player who must, if the
     game is still where it was when this was scheduled."""

@@ -148,6 +148,8 @@ CELERY_BEAT_SCHEDULE = {
     # Acts on overdue turn deadlines (so a turn runs at most this much over) and re-queues
     # moves a lost task left pending.
     "sweep": {"task": "games.tasks.sweep", "schedule": env.float("SWEEP_SECONDS", default=2.0)},
+    # Re-queues the Telegram syncs a dead worker or a restarted Redis lost.
+    "recover-syncs": {"task": "bot.tasks.recover_syncs", "schedule": 15.0},
 }
 
 # --- Telegram -------------------------------------------------------------------------

@@ -85,7 +85,11 @@ class Game(models.Model):
                 name="game_started_has_start_time",
             ),
         ]
-        indexes = [models.Index(fields=["status", "deadline"], name="game_status_deadline")]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="game_status_deadline"),
+            # The bot's recovery looks at the games that ended lately.
+            models.Index(fields=["finished_at"], name="game_finished_at"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_game_type_display()} #{self.pk}"

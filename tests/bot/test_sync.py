@@ -2,6 +2,7 @@
 
 from unittest import mock
 
+import pytest
 from django.utils import timezone
 
 from bot import sync
@@ -98,3 +99,45 @@ def test_a_new_turn_comes_as_a_new_private_message_and_replaces_the_old(telegram
     assert sends[-1].result["message_id"] == table.private(mover).message_id
     assert len([m for m in recorder.screen(mover.id) if "Felix" in m.text]) == 1
     assert recorder.sent(mover.id, "deleteMessage")
+
+
+def test_a_sync_lost_with_its_worker_is_recovered_once_the_lock_lapses(telegram, recorder):
+    """A worker died mid-sync, holding the lock: later syncs of the game step aside, then
+    ``recover`` finds the change nobody rendered and syncs it."""
+    from django.core.cache import cache
+
+    from bot.tasks import recover_syncs
+
+    table, game, (anna, *_rest) = felix(telegram, recorder)
+    assert recover_syncs() == 0  # every change so far was rendered
+    _want, _queued, lock, _done = sync._keys(game.pk)
+    cache.set(lock, "a dead worker's token", timeout=sync.LOCK_TTL)
+    edits = len(recorder.sent(table.chat_id, "editMessageText"))
+    table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
+    assert len(recorder.sent(table.chat_id, "editMessageText")) == edits  # stepped aside
+    assert recover_syncs() == 0  # the lock has not lapsed: the holder may still be alive
+
+    cache.delete(lock)  # LOCK_TTL passed without a keepalive
+    assert recover_syncs() == 1
+    assert len(recorder.sent(table.chat_id, "editMessageText")) == edits + 1
+    assert "Anna" in recorder.last(table.chat_id).text
+    assert recover_syncs() == 0
+
+
+@pytest.mark.filterwarnings("ignore:.*retry_after.*")  # PTB 22's own notice about int/timedelta
+def test_a_sync_keeps_its_lock_alive_through_a_long_429(telegram, recorder, clock, monkeypatch):
+    from django.core.cache import cache
+
+    table, game, (anna, *_rest) = felix(telegram, recorder)
+    _want, _queued, lock, _done = sync._keys(game.pk)
+    touched = []
+    real_touch = cache.touch
+    monkeypatch.setattr(
+        cache, "touch", lambda key, timeout=None: touched.append(key) or real_touch(key, timeout)
+    )
+    recorder.fail_next("editMessageText", retry_after=45)
+    table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
+    assert [s for s in clock.slept if s >= 5] == [20, 20, 5]  # the 45 s, sliced
+    # Touched before each call and after each slice, never left a whole LOCK_TTL untouched.
+    assert touched.count(lock) >= 5
+    assert all(s < sync.LOCK_TTL for s in clock.slept)
