@@ -17,7 +17,8 @@ def test_bench_prints_one_line_per_game_then_hearts_and_the_loop(capsys):
         )
     rest = lines[len(SLUGS) :]
     if importlib.util.find_spec("pyspiel") is not None:
-        assert re.fullmatch(rf"openspiel_hearts us/action={NUMBER} ratio={NUMBER}", rest.pop(0))
+        for name in ("openspiel_hearts", "openspiel_hearts_per_decision"):
+            assert re.fullmatch(rf"{name} us/action={NUMBER} ratio={NUMBER}", rest.pop(0))
     assert len(rest) == 1 and re.fullmatch(rf"python_loop us/action={NUMBER}", rest[0])
 
 
