@@ -1,9 +1,10 @@
 """The Celery app. Configured from Django settings under the ``CELERY_`` namespace."""
 
+import logging
 import os
 
 from celery import Celery
-from celery.signals import task_prerun
+from celery.signals import task_prerun, worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -24,3 +25,20 @@ def drop_unusable_connections(task=None, **kwargs) -> None:
     for connection in connections.all(initialized_only=True):
         if not connection.in_atomic_block:
             connection.close_if_unusable_or_obsolete()
+
+
+@worker_init.connect
+def load_engines(**kwargs) -> None:
+    """Load every engine and computer player before the first task rather than in it: their
+    tables take up to 50 ms to build, which the first moves of each game type would wait
+    for. A broken engine is logged here and fails only its own games, as it would lazily."""
+    from games.engines import SLUGS, get_rules
+    from games.players import STRATEGIES, get_player
+
+    for slug in SLUGS:
+        try:
+            get_rules(slug)
+            for strategy in STRATEGIES:
+                get_player(slug, strategy)
+        except Exception:
+            logging.getLogger(__name__).exception("could not load the %s engine", slug)
