@@ -125,12 +125,14 @@ def get_limiter():
         return _limiter
 
 
-def wait_turn(chat_id: int) -> float:
-    """Block until a message to ``chat_id`` is within the limits; returns the time waited."""
+def wait_turn(chat_id: int, sleep=None) -> float:
+    """Block until a message to ``chat_id`` is within the limits; returns the time waited.
+    ``sleep`` (default: the clock's) lets a caller do its own chores while it waits."""
     waited = 0.0
     limiter = get_limiter()
+    sleep = sleep or clock.sleep
     while (wait := limiter.try_acquire(chat_id, clock.now())) > 0:
-        clock.sleep(wait)
+        sleep(wait)
         waited += wait
     return waited
 

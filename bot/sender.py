@@ -34,7 +34,8 @@ from bot.keyboard import Rows, check, to_markup
 log = logging.getLogger(__name__)
 
 MAX_TRIES = 5
-# A long wait (a 429's retry_after) is slept in slices, calling ``keepalive`` between them.
+# A long wait (a 429's retry_after, a full rate window) is slept in slices, calling
+# ``keepalive`` between them.
 KEEPALIVE_SECONDS = 20
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
@@ -102,8 +103,7 @@ class Sender:
     def _attempt(self, chat_id: int, make):
         """Run one Bot API call within the limits, retrying 429s and network errors."""
         for attempt in range(1, MAX_TRIES + 1):
-            self._keepalive()
-            ratelimit.wait_turn(chat_id)
+            ratelimit.wait_turn(chat_id, sleep=self._sleep)
             self._keepalive()
             try:
                 return self._run(make())

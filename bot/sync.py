@@ -31,6 +31,7 @@ from bot.screens import GameScreens, Screen
 from bot.sender import Result, Sender
 from games import services
 from games.models import Game, GameStatus, Player, Seat
+from games.models.games import OPEN_STATUSES
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +77,9 @@ def request_sync(game_id: int) -> None:
 def request_sync_for_player(player: Player) -> None:
     """Bring every open game of a player up to date (their language or reachability
     changed, so their private messages must be redrawn or can now be sent)."""
-    open_games = Seat.objects.filter(
-        player=player, game__status__in=[GameStatus.LOBBY, GameStatus.RUNNING]
-    ).values_list("game_id", flat=True)
+    open_games = Seat.objects.filter(player=player, game__status__in=OPEN_STATUSES).values_list(
+        "game_id", flat=True
+    )
     for game_id in open_games:
         request_sync(game_id)
 
@@ -140,9 +141,9 @@ def recover() -> int:
     many were queued."""
     recent = timezone.now() - RECOVER_FINISHED
     game_ids = list(
-        Game.objects.filter(
-            Q(status__in=[GameStatus.LOBBY, GameStatus.RUNNING]) | Q(finished_at__gte=recent)
-        ).values_list("pk", flat=True)
+        Game.objects.filter(Q(status__in=OPEN_STATUSES) | Q(finished_at__gte=recent)).values_list(
+            "pk", flat=True
+        )
     )
     keys = {game_id: _keys(game_id) for game_id in game_ids}
     values = cache.get_many([k for four in keys.values() for k in four])

@@ -16,7 +16,6 @@ from django.utils import timezone
 from games import errors
 from games.engines import SLUGS, get_rules
 from games.models import Game, GameStatus, Language, LeagueChat, Move, MoveSource, Player, Seat
-from games.models.games import OPEN_STATUSES
 from games.players import STRATEGIES
 
 
@@ -395,7 +394,7 @@ def move_chat(old_chat_id: int, new_chat_id: int) -> list[int]:
         return []
     with transaction.atomic():
         moving = list(Game.objects.select_for_update().filter(chat_id=old_chat_id))
-        if Game.objects.filter(chat_id=new_chat_id, status__in=OPEN_STATUSES).exists():
+        if open_game(new_chat_id) is not None:
             for game in moving:
                 if game.is_open:
                     _close(game, GameStatus.ABORTED, reason="moved")

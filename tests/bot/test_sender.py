@@ -49,3 +49,23 @@ def test_other_errors_are_raised(sender, recorder):
 
     with pytest.raises(BadRequest):
         sender.send(-100, "<b>unclosed")
+
+
+def test_a_full_rate_window_is_waited_in_slices_that_keep_the_caller_alive(
+    recorder, clock, monkeypatch
+):
+    from bot import ratelimit
+
+    waits = iter([45.0, 0.0])
+
+    class FullWindow:
+        def try_acquire(self, chat_id, now):
+            return next(waits)
+
+    monkeypatch.setattr(ratelimit, "get_limiter", FullWindow)
+    recorder.started.add(5)
+    kept = []
+    with Sender(keepalive=lambda: kept.append(clock.now())) as sender:
+        assert sender.send(5, "hello").ok
+    assert clock.slept == [20, 20, 5]
+    assert len(kept) == 4  # after each slice, and just before the call
