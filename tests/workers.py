@@ -102,13 +102,3 @@ class WorkerProcess:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
-
-
-def wait_until(predicate, timeout: float = 30, interval: float = 0.1, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"timed out waiting for {what}")

@@ -99,3 +99,15 @@ class Table:
 def answered_once(table: Table) -> None:
     for query in table.queries:
         table.telegram.answer_to(query)
+
+
+def felix_table(telegram: FakeTelegram, recorder: Recorder, group: dict | None = None):
+    """Anna, Bruno and Carla, each with a private chat open, start a Felix game in
+    ``group`` (a new supergroup by default). Returns the table, the game and the users."""
+    group = group or telegram.group()
+    users = [telegram.user(name) for name in ("Anna", "Bruno", "Carla")]
+    for user in users:
+        user.start_bot()
+    table = Table(telegram, recorder, group, users)
+    game = table.open_lobby("felix", users[0], users[1:])
+    return table, game, users

@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 
 from bot.models import ChatSettings
-from tests.bot.play import Table
+from tests.bot.play import Table, felix_table
 
 CATALOGUES = sorted(
     p
@@ -77,13 +77,7 @@ def test_group_messages_follow_the_chat_and_private_ones_the_player(telegram, re
 
 
 def test_changing_language_redraws_the_private_message(telegram, recorder):
-    group = telegram.group()
-    users = [telegram.user(n) for n in ("Anna", "Bruno", "Carla")]
-    for user in users:
-        user.start_bot()
-    table = Table(telegram, recorder, group, users)
-    table.open_lobby("felix", users[0], users[1:])
-    anna = users[0]
+    table, _game, (anna, *_others) = felix_table(telegram, recorder)
     assert "Your hand" in table.private(anna).text
     anna.say(telegram.private(anna), "/lang")
     anna.tap(recorder.last(anna.id), data="L:pt")

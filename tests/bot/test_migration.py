@@ -9,19 +9,13 @@ from bot.render.lobby import lobby
 from games import services
 from games.leagues import link_chat
 from games.models import Game, GameStatus, League, LeagueChat
-from tests.bot.play import Table
+from tests.bot.play import felix_table
 
 OLD, NEW = -4_001, -100_4_001
 
 
 def running_felix(telegram, recorder):
-    group = telegram.basic_group(OLD)
-    users = [telegram.user(n) for n in ("Anna", "Bruno", "Carla")]
-    for user in users:
-        user.start_bot()
-    table = Table(telegram, recorder, group, users)
-    game = table.open_lobby("felix", users[0], users[1:])
-    return table, game, users
+    return felix_table(telegram, recorder, telegram.basic_group(OLD))
 
 
 def play_one_card(table, user):

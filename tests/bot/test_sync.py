@@ -10,21 +10,11 @@ from bot.models import SeatMessage
 from bot.tasks import sync_game
 from games.models import Player
 from games.signals import game_updated
-from tests.bot.play import Table
-
-
-def felix(telegram, recorder):
-    group = telegram.group()
-    users = [telegram.user(n) for n in ("Anna", "Bruno", "Carla")]
-    for user in users:
-        user.start_bot()
-    table = Table(telegram, recorder, group, users)
-    game = table.open_lobby("felix", users[0], users[1:])
-    return table, game, users
+from tests.bot.play import felix_table
 
 
 def test_ten_triggers_queue_one_sync_and_one_edit(telegram, recorder):
-    table, game, users = felix(telegram, recorder)
+    table, game, users = felix_table(telegram, recorder)
     with mock.patch.object(sync_game, "delay") as delay:
         for _ in range(10):
             game_updated.send(sender=None, game_id=game.pk, version=None, events=[])
@@ -40,7 +30,7 @@ def test_ten_triggers_queue_one_sync_and_one_edit(telegram, recorder):
 
 
 def test_a_sync_with_nothing_new_sends_nothing(telegram, recorder, monkeypatch):
-    _table, game, _users = felix(telegram, recorder)
+    _table, game, _users = felix_table(telegram, recorder)
     calls = len(recorder.calls)
     sync.run(game.pk)
     # Time passing alone changes only the countdown: still no edit.
@@ -51,7 +41,7 @@ def test_a_sync_with_nothing_new_sends_nothing(telegram, recorder, monkeypatch):
 
 
 def test_a_private_message_deleted_by_the_player_is_sent_again(telegram, recorder):
-    table, game, (anna, *_) = felix(telegram, recorder)
+    table, game, (anna, *_) = felix_table(telegram, recorder)
     row = SeatMessage.objects.get(game=game, player__telegram_id=anna.id)
     recorder.messages[(anna.id, row.message_id)].deleted = True
     SeatMessage.objects.filter(pk=row.pk).update(text_hash="")
@@ -61,7 +51,7 @@ def test_a_private_message_deleted_by_the_player_is_sent_again(telegram, recorde
 
 
 def test_a_player_who_blocks_the_bot_is_marked_unreachable_and_the_group_told(telegram, recorder):
-    table, _game, (anna, bruno, carla) = felix(telegram, recorder)
+    table, _game, (anna, bruno, carla) = felix_table(telegram, recorder)
     recorder.blocked.add(bruno.id)
     table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
     assert not Player.objects.get(telegram_id=bruno.id).reachable
@@ -85,7 +75,7 @@ def test_nothing_is_synced_without_a_bot_token(settings, recorder, transactional
 
 
 def test_a_new_turn_comes_as_a_new_private_message_and_replaces_the_old(telegram, recorder):
-    table, game, users = felix(telegram, recorder)
+    table, game, users = felix_table(telegram, recorder)
     # The first bidder places first, so that the auction is a new turn for them.
     first = game.state["first"]
     users.sort(key=lambda u: table.seat_of(u) != first)
@@ -108,7 +98,7 @@ def test_a_sync_lost_with_its_worker_is_recovered_once_the_lock_lapses(telegram,
 
     from bot.tasks import recover_syncs
 
-    table, game, (anna, *_rest) = felix(telegram, recorder)
+    table, game, (anna, *_rest) = felix_table(telegram, recorder)
     assert recover_syncs() == 0  # every change so far was rendered
     _want, _queued, lock, _done = sync._keys(game.pk)
     cache.set(lock, "a dead worker's token", timeout=sync.LOCK_TTL)
@@ -128,7 +118,7 @@ def test_a_sync_lost_with_its_worker_is_recovered_once_the_lock_lapses(telegram,
 def test_a_sync_keeps_its_lock_alive_through_a_long_429(telegram, recorder, clock, monkeypatch):
     from django.core.cache import cache
 
-    table, game, (anna, *_rest) = felix(telegram, recorder)
+    table, game, (anna, *_rest) = felix_table(telegram, recorder)
     _want, _queued, lock, _done = sync._keys(game.pk)
     touched = []
     real_touch = cache.touch

@@ -1,18 +1,12 @@
 """With a real Celery worker (Redis): taps are answered at once by the bot, and the
 messages are brought up to date afterwards by the worker."""
 
-import time
+import functools
 
 from games.models import Game, GameStatus
+from tests.waiting import wait_until
 
-
-def wait_for(condition, seconds=20.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    raise AssertionError("timed out")
+wait_for = functools.partial(wait_until, timeout=20.0, interval=0.05)
 
 
 def test_the_worker_sends_the_messages_and_taps_are_answered_at_once(

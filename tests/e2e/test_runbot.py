@@ -18,6 +18,8 @@ from urllib.parse import parse_qs
 
 import pytest
 
+from tests.waiting import wait_until
+
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "424242:E2E-TEST-TOKEN"
 GROUP = -100_777
@@ -137,15 +139,6 @@ def bot_api():
     server.server_close()
 
 
-def wait_for(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_runbot_polls_updates_answers_and_stops(bot_api, tmp_path):
     env = {
         **os.environ,
@@ -170,7 +163,7 @@ def test_runbot_polls_updates_answers_and_stops(bot_api, tmp_path):
         text=True,
     )
     try:
-        wait_for(lambda: bot_api.sent(GROUP), 60, "the lobby message in the group")
+        wait_until(lambda: bot_api.sent(GROUP), 60, what="the lobby message in the group")
     finally:
         bot.send_signal(signal.SIGINT)
         output, _ = bot.communicate(timeout=30)

@@ -20,7 +20,8 @@ from games.models import Game, GameStatus, Move
 from games.players import act, get_player
 from games.replay import matches_stored_state
 from tests.factories import PlayerFactory
-from tests.workers import WorkerProcess, wait_until
+from tests.waiting import wait_until
+from tests.workers import WorkerProcess
 
 pytestmark = [pytest.mark.services]
 
