@@ -13,7 +13,8 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
-from games.engines import get_rules, visible_to
+from games import catalog
+from games.engines import visible_to
 from games.models import Game, GameStatus
 from games.replay import applied_moves, steps
 
@@ -194,7 +195,7 @@ def payload(game: Game) -> dict[str, Any] | None:
 
 
 def build(game: Game) -> dict[str, Any]:
-    rules = get_rules(game.game_type)
+    rules = catalog.get(game.game_type).rules
     reveal = game.status in ENDED
     seats = list(game.seats.all())  # prefetched by the view
     n = len(seats)

@@ -7,12 +7,12 @@ message ids to edit) and what was last shown there (a hash, so unchanged edits a
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.engines import SLUGS
+from games.catalog import slugs
 from games.models import Language
 
 
 def all_games() -> list[str]:
-    return list(SLUGS)
+    return list(slugs())
 
 
 class ChatSettings(models.Model):

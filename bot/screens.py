@@ -18,7 +18,8 @@ from bot.keyboard import Rows, content_hash
 from bot.render import lobby as lobby_render
 from bot.render import renderer
 from bot.render.common import DEADLINE, Ctx, format_left
-from games.engines import get_rules, visible_to
+from games import catalog
+from games.engines import visible_to
 from games.models import Game, GameStatus, Move, MoveStatus
 
 RECENT_MOVES = 12
@@ -43,7 +44,7 @@ class GameScreens:
         self.game = game
         self.seats = list(game.seats.select_related("player").order_by("number"))
         self.render = renderer(game.game_type)
-        self.rules = get_rules(game.game_type)
+        self.rules = catalog.get(game.game_type).rules
         self.state = self.rules.load(game.state) if game.state is not None else None
         self._events: list[dict] | None = None
 

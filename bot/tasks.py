@@ -31,15 +31,15 @@ def recover_syncs() -> int:
 def auto_flip(game_id: int, version: int) -> None:
     """Bon Appétit with automatic flipping: turn the card for the player who must, if the
     game is still where it was when this was scheduled."""
-    from games import services
-    from games.engines import get_rules
+    from games import catalog, services
     from games.errors import GameError
     from games.models import Game, GameStatus
 
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != GameStatus.RUNNING or game.version != version:
         return
-    to_act = get_rules(game.game_type).to_act(get_rules(game.game_type).load(game.state))
+    rules = catalog.get(game.game_type).rules
+    to_act = rules.to_act(rules.load(game.state))
     seat = game.seats.select_related("player").filter(number__in=to_act).first()
     if seat is None or seat.is_computer:
         return

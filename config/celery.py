@@ -6,6 +6,8 @@ import os
 from celery import Celery
 from celery.signals import task_prerun, worker_init
 
+from games import catalog
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("catclub")
@@ -32,13 +34,11 @@ def load_engines(**kwargs) -> None:
     """Load every engine and computer player before the first task rather than in it: their
     tables take up to 50 ms to build, which the first moves of each game type would wait
     for. A broken engine is logged here and fails only its own games, as it would lazily."""
-    from games.engines import SLUGS, get_rules
-    from games.players import STRATEGIES, get_player
 
-    for slug in SLUGS:
+    for slug in catalog.slugs():
         try:
-            get_rules(slug)
-            for strategy in STRATEGIES:
-                get_player(slug, strategy)
+            kind = catalog.get(slug)
+            assert kind.rules is not None
+            kind.strategies()
         except Exception:
             logging.getLogger(__name__).exception("could not load the %s engine", slug)

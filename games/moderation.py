@@ -17,8 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import errors, services
-from games.engines import get_rules
+from games import catalog, errors, services
 from games.models import (
     Game,
     GameStatus,
@@ -271,7 +270,7 @@ def _adjust_letter(game: Game, number: int, delta: int, *, by, reason: str) -> M
         seat = Seat.objects.select_related("player").filter(game=game, number=number).first()
         if seat is None:
             raise errors.NotSeated()
-        rules = get_rules(game.game_type)
+        rules = catalog.get(game.game_type).rules
         view = rules.view(rules.load(game.state), None)
         word, before = view["word"], view["letters"][number]
         if delta < 0 and not before:

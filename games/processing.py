@@ -25,9 +25,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engines import IllegalAction, get_rules
+from games import catalog
+from games.computers import act
+from games.engines import IllegalAction
 from games.models import Game, GameStatus, Move, MoveSource, MoveStatus, Seat
-from games.players import act, get_player
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ class Step:
 
     def __init__(self, game: Game):
         self.game = game
-        self.rules = get_rules(game.game_type)
+        self.rules = catalog.get(game.game_type).rules
         self.state = self.rules.load(game.state)
         self.seats = {s.number: s for s in Seat.objects.filter(game_id=game.pk)}
         self.start_version = game.version
@@ -158,7 +159,9 @@ class Step:
         # Seeded by the game and the version, so a rerun picks the same move; the move is
         # recorded either way, so replays never depend on this RNG.
         rng = random.Random(f"{self.game.seed}:{self.outcome.version}:{number}")
-        action = act(self.rules, self.state, number, get_player(self.game.game_type, strategy), rng)
+        action = act(
+            self.rules, self.state, number, catalog.get(self.game.game_type).strategy(strategy), rng
+        )
         events = self.rules.apply(self.state, number, action)
         move = Move(
             game_id=self.game.pk,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from games.engines import get_rules
+from games import catalog
 from games.models import Game, Move, MoveStatus
 from games.processing import apply_move
 
@@ -17,7 +17,7 @@ def applied_moves(game: Game) -> list[Move]:
 def steps(game: Game, moves: list[Move] | None = None) -> Iterator[tuple[Move | None, Any]]:
     """The state before any move (with ``None``), then after each applied move in order.
     The same state object is advanced in place: clone it to keep a step."""
-    rules = get_rules(game.game_type)
+    rules = catalog.get(game.game_type).rules
     state = rules.setup(game.seats.count(), game.seed, game.options)
     yield None, state
     for move in applied_moves(game) if moves is None else moves:
@@ -31,5 +31,5 @@ def replay(game: Game) -> Any:
 
 
 def matches_stored_state(game: Game) -> bool:
-    rules = get_rules(game.game_type)
+    rules = catalog.get(game.game_type).rules
     return rules.dump(replay(game)) == game.state

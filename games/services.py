@@ -13,10 +13,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import errors
-from games.engines import SLUGS, get_rules
+from games import catalog, errors
 from games.models import Game, GameStatus, Language, LeagueChat, Move, MoveSource, Player, Seat
-from games.players import STRATEGIES
 
 
 # --- Players --------------------------------------------------------------------------
@@ -71,7 +69,7 @@ def create_lobby(
     turn_seconds: int | None = None,
 ) -> Game:
     """Open a lobby in a chat, with its creator seated. One open game per chat."""
-    if game_type not in SLUGS:
+    if game_type not in catalog.slugs():
         raise errors.UnknownGameType()
     check_not_banned(creator)
     try:
@@ -111,7 +109,7 @@ def join(game: Game, player: Player) -> Seat:
         seats = list(game.seats.all())
         if any(s.player_id == player.pk for s in seats):
             raise errors.AlreadySeated()
-        if len(seats) >= get_rules(game.game_type).max_players:
+        if len(seats) >= catalog.get(game.game_type).rules.max_players:
             raise errors.TableFull()
         seat = Seat.objects.create(game=game, number=_next_number(seats), player=player)
     notify(game)
@@ -131,12 +129,12 @@ def leave(game: Game, player: Player) -> None:
 
 
 def add_computer(game: Game, strategy: str = "heuristic") -> Seat:
-    if strategy not in STRATEGIES:
+    if strategy not in catalog.get(game.game_type).strategies():
         raise errors.GameError()
     with transaction.atomic():
         game = _lock_lobby(game.pk)
         seats = list(game.seats.all())
-        if len(seats) >= get_rules(game.game_type).max_players:
+        if len(seats) >= catalog.get(game.game_type).rules.max_players:
             raise errors.TableFull()
         seat = Seat.objects.create(
             game=game, number=_next_number(seats), player=None, strategy=strategy
@@ -173,7 +171,7 @@ def start(game: Game, by: Player | None = None, *, is_chat_admin: bool = False) 
     with transaction.atomic():
         game = _lock_lobby(game.pk)
         _check_may_manage(game, by, is_chat_admin)
-        rules = get_rules(game.game_type)
+        rules = catalog.get(game.game_type).rules
         seats = list(game.seats.select_related("player"))
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise errors.NotEnoughPlayers(min=rules.min_players, max=rules.max_players)
@@ -270,7 +268,7 @@ def submit_move(
 def _check_legal(game: Game, number: int, action: str, seen_version: int | None) -> None:
     """Refuse at once what cannot be legal on the current table. The processor has the
     last word: a move that passes here may still lose a race and be rejected there."""
-    rules = get_rules(game.game_type)
+    rules = catalog.get(game.game_type).rules
     state = rules.load(game.state)
     stale = seen_version is not None and seen_version != game.version
     if number not in rules.to_act(state):
@@ -346,7 +344,7 @@ def replace_with_computer(
     """Hand a seat to a computer for the rest of the game (a moderator's or the timer's
     decision, ``by=None``); in a lobby, the creator or a chat administrator swaps a player
     who cannot be reached for a computer."""
-    if strategy not in STRATEGIES:
+    if strategy not in catalog.get(game.game_type).strategies():
         raise errors.GameError()
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)

@@ -12,7 +12,7 @@ from django.db.models import Avg, Count, Max, OuterRef, Prefetch, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engines import get_rules
+from games import catalog
 from games.models import (
     Game,
     GameStatus,
@@ -182,7 +182,7 @@ def recent_games(
 def running_matches(league: League) -> list[GameLine]:
     """The league's Smoking Cat matches in progress, with each player's letters (the
     public view: what anyone at the table can see)."""
-    rules = get_rules(GameType.SMOKING_CAT)
+    rules = catalog.get(GameType.SMOKING_CAT).rules
     games = (
         Game.objects.filter(
             league=league, game_type=GameType.SMOKING_CAT, status=GameStatus.RUNNING

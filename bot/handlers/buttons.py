@@ -4,7 +4,6 @@ short toast in the tapper's language; the player is the update's user, never the
 from __future__ import annotations
 
 import logging
-from importlib.util import find_spec
 
 from django.core.cache import cache
 from django.utils import translation
@@ -29,11 +28,9 @@ from bot.render import renderer
 from bot.render.common import game_name
 from bot.screens import GameScreens, selection_key
 from bot.texts import rules_text
-from games import services
-from games.engines import SLUGS
+from games import catalog, services
 from games.errors import GameError
 from games.models import Game, GameStatus
-from games.players import STRATEGIES
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +41,7 @@ MANAGING_OPS = ("s", "q", "c", "r", "k")
 
 
 def computer_strategy(slug: str) -> str:
-    """The heuristic player where the game has one, else the random one."""
-    return "heuristic" if find_spec(f"games.players.{slug}") else STRATEGIES[0]
+    return catalog.get(slug).default_strategy
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -245,7 +241,7 @@ async def lobby(update: Update, context, data: callbacks.Data) -> Reply:
 
 
 async def new_game(update: Update, context, data: callbacks.Data) -> Reply:
-    if data.arg not in SLUGS:
+    if data.arg not in catalog.slugs():
         return await _refusal(update.effective_user, "bad")
     chat = update.callback_query.message.chat if update.callback_query.message else None
     if chat is None:
@@ -272,7 +268,7 @@ def _rules(user, chat, slug: str) -> Reply:
 
 
 async def rules(update: Update, context, data: callbacks.Data) -> Reply:
-    if data.arg not in SLUGS or update.callback_query.message is None:
+    if data.arg not in catalog.slugs() or update.callback_query.message is None:
         return await _refusal(update.effective_user, "bad")
     return await _rules(update.effective_user, update.callback_query.message.chat, data.arg)
 

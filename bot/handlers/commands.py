@@ -16,8 +16,7 @@ from bot.keyboard import Button
 from bot.models import ChatSettings
 from bot.render.common import EMOJI, esc, game_name
 from bot.texts import help_text, rules_text
-from games import services
-from games.engines import SLUGS
+from games import catalog, services
 from games.errors import GameError
 from games.leagues import league_for_chat
 from games.models import GameStatus, Language, Player, Rating, Seat
@@ -123,7 +122,7 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
 
     def picker():
-        return _("Which game?"), games_keyboard("r", SLUGS)
+        return _("Which game?"), games_keyboard("r", catalog.slugs())
 
     text, rows = await _in_language(update.effective_user, update.effective_chat, picker)
     await send(context.bot, update.effective_chat.id, text, rows)
@@ -141,7 +140,7 @@ def create_lobby(user, chat, slug: str | None) -> tuple[str, list] | None:
         if not is_group(chat):
             return _("Games are played in groups: add me to a group and send /new there."), []
         chat_settings = chat_settings_for(chat, player)
-        enabled = [s for s in SLUGS if chat_settings.game_enabled(s)]
+        enabled = [s for s in catalog.slugs() if chat_settings.game_enabled(s)]
         if slug is None:
             if not enabled:
                 return _("No game is enabled in this group (see /settings)."), []
@@ -216,7 +215,7 @@ def _stats(user, chat) -> str:
             row["game__game_type"]: row["n"]
             for row in finished.values("game__game_type").annotate(n=Count("id"))
         }
-        wins = dict.fromkeys(SLUGS, 0)
+        wins = dict.fromkeys(catalog.slugs(), 0)
         for seat in finished.select_related("game").only(
             "number", "game__result", "game__game_type"
         ):
@@ -227,7 +226,7 @@ def _stats(user, chat) -> str:
             r.game_type: r for r in Rating.objects.filter(player=player, league__isnull=True)
         }
         lines = ["📊 <b>" + _("Your games, %(name)s") % {"name": esc(player.display_name)} + "</b>"]
-        for slug in SLUGS:
+        for slug in catalog.slugs():
             if slug not in played:
                 continue
             line = f"{EMOJI[slug]} {esc(game_name(slug))}: " + _(

@@ -9,7 +9,7 @@ from bot import callbacks
 from bot.keyboard import Button
 from bot.models import ChatSettings
 from bot.render.common import EMOJI, esc, short_name
-from games.engines import SLUGS
+from games import catalog
 from games.leagues import league_for_chat, link_chat
 from games.models import Language, League
 
@@ -55,7 +55,7 @@ def settings_screen(cs: ChatSettings):
             _button(
                 ("✅ " if cs.game_enabled(s) else "❌ ") + f"{EMOJI[s]} {short_name(s)}", "game", s
             )
-            for s in SLUGS
+            for s in catalog.slugs()
         ]
         rows += [games[:2], games[2:]]
         rows.append(
@@ -98,8 +98,8 @@ def apply(cs: ChatSettings, op: str, arg: str, title: str = ""):
         cs.language = arg
     elif op == "turn" and arg.isdigit() and int(arg) in TURN_CHOICES:
         cs.turn_seconds = int(arg) or None
-    elif op == "game" and arg in SLUGS:
-        enabled = [s for s in SLUGS if cs.game_enabled(s) != (s == arg)]
+    elif op == "game" and arg in catalog.slugs():
+        enabled = [s for s in catalog.slugs() if cs.game_enabled(s) != (s == arg)]
         cs.enabled_games = enabled
     elif op == "flip" and arg in ("0", "1"):
         cs.auto_flip = arg == "1"

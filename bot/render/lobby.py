@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from bot import callbacks
 from bot.keyboard import Button
 from bot.render.common import EMOJI, esc, game_name, join, ranking, short_name
-from games.engines import get_rules
+from games import catalog
 from games.models import Game, GameStatus, Seat
 
 
@@ -22,7 +22,7 @@ def seat_label(seat: Seat) -> str:
 
 
 def players_rule(slug: str) -> str:
-    rules = get_rules(slug)
+    rules = catalog.get(slug).rules
     if rules.min_players == rules.max_players:
         return _("%(n)d players") % {"n": rules.min_players}
     return _("%(min)d to %(max)d players") % {"min": rules.min_players, "max": rules.max_players}

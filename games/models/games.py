@@ -2,7 +2,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.engines import SLUGS
+from games.catalog import slugs
 
 
 class GameType(models.TextChoices):
@@ -12,7 +12,7 @@ class GameType(models.TextChoices):
     CATS_AND_DOGS = "cats_and_dogs", _("Come Cani e Gatti")
 
 
-assert tuple(GameType.values) == SLUGS, "every engine needs a game type, and no other"
+assert tuple(GameType.values) == slugs(), "every engine needs a game type, and no other"
 
 
 class GameStatus(models.TextChoices):
@@ -76,7 +76,7 @@ class Game(models.Model):
                 condition=Q(status__in=OPEN_STATUSES),
                 name="one_open_game_per_chat",
             ),
-            models.CheckConstraint(condition=Q(game_type__in=SLUGS), name="game_type_known"),
+            models.CheckConstraint(condition=Q(game_type__in=slugs()), name="game_type_known"),
             models.CheckConstraint(
                 condition=Q(status__in=GameStatus.values), name="game_status_known"
             ),

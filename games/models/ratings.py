@@ -5,7 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.engines import SLUGS
+from games.catalog import slugs
 
 from .games import GameType
 
@@ -49,7 +49,7 @@ class Rating(models.Model):
                 condition=Q(league__isnull=True),
                 name="rating_unique_overall",
             ),
-            models.CheckConstraint(condition=Q(game_type__in=SLUGS), name="rating_game_known"),
+            models.CheckConstraint(condition=Q(game_type__in=slugs()), name="rating_game_known"),
             models.CheckConstraint(condition=Q(sigma__gt=0), name="rating_sigma_positive"),
         ]
         indexes = [models.Index(fields=["league", "game_type", "-ordinal"], name="rating_table")]

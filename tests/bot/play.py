@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 
 from bot.callbacks import decode
-from games.engines import get_rules
+from games import catalog
 from games.models import Game, GameStatus
 from tests.bot.telegram_fake import FakeTelegram, FakeUser, Recorder, Shown
 
@@ -58,7 +58,7 @@ class Table:
 
     def to_act(self) -> list[int]:
         game = self.game()
-        rules = get_rules(game.game_type)
+        rules = catalog.get(game.game_type).rules
         return rules.to_act(rules.load(game.state)) if game.status == GameStatus.RUNNING else []
 
     def private(self, user: FakeUser) -> Shown:

@@ -16,7 +16,7 @@ def test_worker_start_loads_every_engine(monkeypatch):
     assert load_engines in receivers  # connected to the worker's start
     monkeypatch.setattr(engines, "_cache", {})
     load_engines()
-    assert set(engines._cache) == set(engines.SLUGS)
+    assert set(engines._cache) == set(engines.catalog.slugs())
 
 
 def test_a_broken_engine_is_logged_and_the_others_still_load(monkeypatch, caplog):
@@ -26,4 +26,4 @@ def test_a_broken_engine_is_logged_and_the_others_still_load(monkeypatch, caplog
     with caplog.at_level(logging.ERROR, logger="config.celery"):
         load_engines()
     assert "could not load the felix engine" in caplog.text
-    assert set(engines._cache) == set(engines.SLUGS) - {"felix"}
+    assert set(engines._cache) == set(engines.catalog.slugs()) - {"felix"}

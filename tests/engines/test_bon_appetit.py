@@ -15,11 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines import IllegalAction, get_rules
-from games.engines.bon_appetit import CARD_NAMES, DECKS, TOKENS, BonAppetitState, deck_cards
+from games.engines import IllegalAction
+from games.engines.bon_appetit import CARD_NAMES, DECKS, RULES, TOKENS, BonAppetitState, deck_cards
 from tests.engines.harness import MAX_STATE_BYTES, playout, replay
 
-RULES = get_rules("bon_appetit")
 GAMES = 2000  # random games per player count for I1/I2 (about 3 ms each)
 DEEP_GAMES = 40  # per player count, with the whole contract checked (about 60 ms each)
 # The public table (nothing else: no pile's contents).

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines import IllegalAction, get_rules
+from games.engines import IllegalAction
+from games.engines.cats_and_dogs import RULES
 from games.engines.cats_and_dogs_data import (
     ACTION_CARDS,
     ANIMALS,
@@ -27,7 +28,7 @@ from games.engines.cats_and_dogs_data import (
 )
 from tests.engines.harness import playout, replay
 
-R = get_rules("cats_and_dogs")
+R = RULES
 ID = {a.name: i for i, a in enumerate(ANIMALS)}
 LAYOUT = [ID["Max"], ID["Clarence"], ID["Rex"], ID["Luna"]]
 MAX, CLARENCE, REX, LUNA = range(4)

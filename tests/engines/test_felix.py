@@ -16,11 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines import IllegalAction, get_rules, visible_to
-from games.engines.felix import CATS, SET, cat_points, chase
+from games.engines import IllegalAction, visible_to
+from games.engines.felix import CATS, RULES, SET, cat_points, chase
 from tests.engines.harness import MAX_STATE_BYTES, playout, replay
 
-RULES = get_rules("felix")
 PUBLIC_KEYS = {
     "game", "n_players", "round", "rounds", "phase", "over", "first", "to_act", "turn",
     "row", "row_seats", "placed", "stakes", "highest_bid", "highest_bidder", "passed",

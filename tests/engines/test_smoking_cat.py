@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines import IllegalAction, get_rules
+from games.engines import IllegalAction
 from games.engines import smoking_cat as sc
+from games.engines.smoking_cat import RULES
 from tests.engines.harness import check_step, playout, replay
 
-RULES = get_rules("smoking_cat")
 ALL_CODES = set(sc.CODES)
 
 

@@ -6,8 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import processing, services, tasks
-from games.engines import get_rules
+from games import catalog, processing, services, tasks
 from games.models import Game, GameStatus, Move, MoveSource, Seat
 from games.replay import matches_stored_state
 from games.signals import game_finished, game_updated
@@ -17,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def state_of(game):
     game.refresh_from_db()
-    rules = get_rules(game.game_type)
+    rules = catalog.get(game.game_type).rules
     return rules, rules.load(game.state)
 
 

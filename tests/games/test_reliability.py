@@ -14,10 +14,9 @@ from urllib.parse import urlparse
 import pytest
 from django.db import close_old_connections, connection, connections
 
-from games import errors, services, tasks
-from games.engines import get_rules
+from games import catalog, errors, services, tasks
+from games.computers import act
 from games.models import Game, GameStatus, Move
-from games.players import act, get_player
 from games.replay import matches_stored_state
 from tests.factories import PlayerFactory
 from tests.waiting import wait_until
@@ -78,7 +77,7 @@ def assert_log_is_consistent(game: Game) -> None:
 def test_fifty_concurrent_submissions_apply_exactly_the_legal_ones(live):
     live()
     game, players = seated_game("felix", humans=5)
-    rules = get_rules("felix")
+    rules = catalog.get("felix").rules
     seat_of = {p.pk: game.seats.get(player=p).number for p in players}
     hands = {s: rules.view(rules.load(game.state), s)["hand"] for s in seat_of.values()}
     barrier = threading.Barrier(50)
@@ -123,7 +122,7 @@ def test_duplicate_delivery_is_applied_once(live):
     live()
     game, (anna, _bob, _cleo) = seated_game("felix", humans=3)
     seat = game.seats.get(player=anna).number
-    view = get_rules("felix").view(get_rules("felix").load(game.state), seat)
+    view = catalog.get("felix").rules.view(catalog.get("felix").rules.load(game.state), seat)
     action = f"place:{view['hand'][0]}"
     first = services.submit_move(game.pk, anna, action, "update-77", 0)
     second = services.submit_move(game.pk, anna, action, "update-77", 0)
@@ -151,7 +150,7 @@ def game_row_locked(game: Game) -> bool:
 def test_worker_killed_mid_process_loses_and_repeats_nothing(live):
     slow = live("tests.slow_worker", SLOW_SAVE_SECONDS="60")
     game, players = seated_game("felix", humans=3)
-    rules = get_rules("felix")
+    rules = catalog.get("felix").rules
     for i, player in enumerate(players):
         seat = game.seats.get(player=player).number
         card = rules.view(rules.load(game.state), seat)["hand"][0]
@@ -185,7 +184,7 @@ def start_redis(port: int) -> None:
 def test_redis_stopped_while_moves_are_submitted_then_started(live, redis_url):
     worker = live()
     game, players = seated_game("felix", humans=3)
-    rules = get_rules("felix")
+    rules = catalog.get("felix").rules
     port = urlparse(redis_url).port or 6379
     # The worker has processed the start (it set the first deadline) before Redis goes.
     wait_until(lambda: Game.objects.get(pk=game.pk).deadline, what="the start processed")
@@ -239,10 +238,10 @@ def test_overdue_deadline_is_acted_on_by_the_worker(live):
 @pytest.mark.parametrize("game_type", ["felix", "smoking_cat", "bon_appetit", "cats_and_dogs"])
 def test_full_game_through_the_real_pipeline(live, game_type):
     live()
-    rules = get_rules(game_type)
+    rules = catalog.get(game_type).rules
     game, (anna,) = seated_game(game_type, humans=1, computers=3)
     me = game.seats.get(player=anna).number
-    player, rng = get_player(game_type, "heuristic"), random.Random(7)
+    player, rng = catalog.get(game_type).strategy("heuristic"), random.Random(7)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         game.refresh_from_db()

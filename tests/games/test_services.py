@@ -3,8 +3,7 @@
 import pytest
 from django.utils import timezone
 
-from games import errors, services
-from games.engines import get_rules
+from games import catalog, errors, services
 from games.models import Game, GameStatus, Move, Player, Seat
 from tests.factories import LeagueFactory, PlayerFactory
 
@@ -103,7 +102,7 @@ def test_start_shuffles_seats_deals_and_computers_act(lobby, run_on_commit):
     assert game.seed is not None and game.started_at is not None
     assert sorted(game.seats.values_list("number", flat=True)) == [0, 1, 2, 3]
     # Felix placement is simultaneous: the three computers placed at once; Anna is awaited.
-    rules = get_rules("felix")
+    rules = catalog.get("felix").rules
     state = rules.load(game.state)
     anna_seat = game.seats.get(player=anna).number
     assert rules.to_act(state) == [anna_seat]
@@ -122,7 +121,7 @@ def test_league_word_and_turn_time_apply_at_start(lobby):
 
 def human_turn(game, player):
     game.refresh_from_db()
-    rules = get_rules(game.game_type)
+    rules = catalog.get(game.game_type).rules
     state = rules.load(game.state)
     seat = game.seats.get(player=player).number
     return rules, state, seat

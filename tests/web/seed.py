@@ -10,8 +10,7 @@ from datetime import datetime, timedelta
 from django.test import TestCase
 from django.utils import timezone
 
-from games import ratings, services
-from games.engines import get_rules
+from games import catalog, ratings, services
 from games.models import Game, GameStatus, League, Player, Seat
 from tests.factories import LeagueFactory, PlayerFactory
 
@@ -85,7 +84,7 @@ def played(
             with _on_commit():
                 services.replace_with_computer(game, seat.number, strategy)
         return Game.objects.get(pk=game.pk)
-    rules = get_rules(game_type)
+    rules = catalog.get(game_type).rules
     rng = random.Random(seed)
     by_seat = {s.number: s.player for s in game.seats.filter(player__isnull=False)}
     for step in range(5_000):
@@ -125,7 +124,7 @@ def smoking_cat_match(
 
 
 def letters_of(game: Game) -> list[str]:
-    rules = get_rules(game.game_type)
+    rules = catalog.get(game.game_type).rules
     return rules.view(rules.load(Game.objects.get(pk=game.pk).state), None)["letters"]
 
 

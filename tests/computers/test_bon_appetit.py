@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import random
 
-from games.engines import get_rules
-from games.players import RandomPlayer, act, get_player
-from games.players.arena import play, win_rate
-
-RULES = get_rules("bon_appetit")
+from bench.arena import play, win_rate
+from games.computers import RandomStrategy, act
+from games.computers.bon_appetit import STRATEGIES
+from games.engines.bon_appetit import RULES
 
 
 def test_B15_heuristic_flips_whenever_it_must_act():
-    player = get_player("bon_appetit")
+    player = STRATEGIES["heuristic"]
     state = RULES.setup(4, 3)
     rng = random.Random(0)
     while seats := RULES.to_act(state):
@@ -24,7 +23,7 @@ def test_B15_heuristic_flips_whenever_it_must_act():
 
 
 def test_B15_heuristic_uses_only_the_view_and_legal_actions():
-    player = get_player("bon_appetit")
+    player = STRATEGIES["heuristic"]
     view = RULES.view(RULES.setup(3, 1), 0)
     assert player.choose(view, ["flip"], random.Random(1)) == "flip"
 
@@ -32,8 +31,8 @@ def test_B15_heuristic_uses_only_the_view_and_legal_actions():
 def test_B15_no_decisions_means_the_same_games_whoever_plays():
     # The outcome depends on the deal alone, so heuristic and random seats tie exactly.
     for seed in range(20):
-        heuristic = play(RULES, 4, seed, [get_player("bon_appetit")] * 4)
-        randoms = play(RULES, 4, seed, [RandomPlayer() for _ in range(4)])
+        heuristic = play(RULES, 4, seed, [STRATEGIES["heuristic"]] * 4)
+        randoms = play(RULES, 4, seed, [RandomStrategy() for _ in range(4)])
         assert heuristic == randoms
     assert win_rate("bon_appetit", 40, 4, heuristic=True) == win_rate(
         "bon_appetit", 40, 4, heuristic=False

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 import random
 
-from games.engines import get_rules
-from games.players import RandomPlayer, get_player
-from games.players.arena import play, win_rate
-from games.players.smoking_cat import HEURISTIC, hopeless
-
-RULES = get_rules("smoking_cat")
+from bench.arena import play, win_rate
+from games.computers import RandomStrategy
+from games.computers.smoking_cat import HEURISTIC, STRATEGIES, hopeless
+from games.engines.smoking_cat import RULES
 
 
 def view(hand: str, trick=(), points=(0, 0, 0, 0), seat=0) -> dict:
@@ -38,7 +36,7 @@ def choose(hand: str, trick=(), points=(0, 0, 0, 0)) -> str:
 
 
 def test_registered_as_the_heuristic():
-    assert get_player("smoking_cat") is HEURISTIC
+    assert STRATEGIES["heuristic"] is HEURISTIC
 
 
 def test_always_legal_and_uses_only_the_view():
@@ -122,7 +120,7 @@ def test_beats_a_random_player_that_never_throws():
     """Throwing down loses deals on purpose, so also play against random players that
     never throw: the heuristic must still win most matches."""
 
-    class NoThrow(RandomPlayer):
+    class NoThrow(RandomStrategy):
         def choose(self, view, legal, rng):
             return rng.choice([a for a in legal if a != "throw"] or legal)
 

@@ -70,3 +70,4 @@ class FelixHeuristic:
 
 
 HEURISTIC = FelixHeuristic()
+STRATEGIES = {"heuristic": HEURISTIC}

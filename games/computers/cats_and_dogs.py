@@ -192,3 +192,4 @@ class CatsAndDogsHeuristic:
 
 
 HEURISTIC = CatsAndDogsHeuristic()
+STRATEGIES = {"heuristic": HEURISTIC}

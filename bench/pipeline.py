@@ -29,11 +29,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.utils import timezone
 
-from games import errors, services
-from games.bench_worker import COUNTER_KEY, UPDATES_CHANNEL
-from games.engines import SLUGS, get_rules
+from bench.worker import COUNTER_KEY, UPDATES_CHANNEL
+from games import catalog, errors, services
+from games.computers import act
 from games.models import Game, GameStatus, Move, MoveStatus, Player
-from games.players import act, get_player
 
 BENCH_CHAT_BASE = -9_000_000_000
 
@@ -85,7 +84,7 @@ class Command(BaseCommand):
         procs = []
         for i in range(opts["workers"]):
             command = [
-                *(sys.executable, "-m", "celery", "-A", "games.bench_worker", "worker"),
+                *(sys.executable, "-m", "celery", "-A", "bench.worker", "worker"),
                 *(f"--pool={opts['pool']}", f"--concurrency={opts['concurrency']}"),
                 *("--without-gossip", "--without-mingle", "--without-heartbeat"),
                 *("--loglevel=WARNING", "-n", f"bench{i}-{os.getpid()}@%h"),
@@ -115,8 +114,8 @@ class Command(BaseCommand):
         Player.objects.filter(telegram_id__gte=9_000_000_000).delete()
 
     def new_game(self, index: int, humans: int) -> tuple[int, dict[int, Player]]:
-        slug = SLUGS[index % len(SLUGS)]
-        rules = get_rules(slug)
+        slug = catalog.slugs()[index % len(catalog.slugs())]
+        rules = catalog.get(slug).rules
         size = 4 if rules.min_players <= 4 <= rules.max_players else rules.min_players
         people = [
             Player.objects.create(
@@ -176,13 +175,13 @@ class Command(BaseCommand):
                     active[new_gid] = seats
                     next_index += 1
                     continue
-                rules = get_rules(slug)
+                rules = catalog.get(slug).rules
                 state = rules.load(state_data)
                 for seat in rules.to_act(state):
                     player = active[gid].get(seat)
                     if player is None:
                         continue
-                    action = act(rules, state, seat, get_player(slug, "heuristic"), rng)
+                    action = act(rules, state, seat, catalog.get(slug).strategy("heuristic"), rng)
                     try:
                         with connection.execute_wrapper(counter):
                             services.submit_move(

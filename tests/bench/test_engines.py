@@ -3,19 +3,22 @@
 import importlib.util
 import re
 
-from games.engines import SLUGS, bench
+from bench import engines as bench
+from games import catalog
+
+SLUGS = catalog.slugs()
 
 NUMBER = r"\d+(\.\d+)?"
 
 
 def test_bench_prints_one_line_per_game_then_hearts_and_the_loop(capsys):
-    bench.main(["--seconds", "0.05", *SLUGS])
+    bench.main(["--seconds", "0.05", *catalog.slugs()])
     lines = capsys.readouterr().out.splitlines()
-    for slug, line in zip(SLUGS, lines, strict=False):
+    for slug, line in zip(catalog.slugs(), lines, strict=False):
         assert re.fullmatch(rf"{slug} games/s={NUMBER} us/action={NUMBER} state_bytes=\d+", line), (
             line
         )
-    rest = lines[len(SLUGS) :]
+    rest = lines[len(catalog.slugs()) :]
     if importlib.util.find_spec("pyspiel") is not None:
         for name in ("openspiel_hearts", "openspiel_hearts_per_decision"):
             assert re.fullmatch(rf"{name} us/action={NUMBER} ratio={NUMBER}", rest.pop(0))

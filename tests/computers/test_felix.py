@@ -6,13 +6,10 @@ import random
 
 import pytest
 
-from games.engines import get_rules
-from games.engines.felix import SET
-from games.players import RandomPlayer, act, get_player
-from games.players.arena import play, win_rate
-from games.players.felix import HEURISTIC, row_value
-
-RULES = get_rules("felix")
+from bench.arena import play, win_rate
+from games.computers import RandomStrategy, act
+from games.computers.felix import HEURISTIC, STRATEGIES, row_value
+from games.engines.felix import RULES, SET
 
 
 def without(card: str) -> list[str]:
@@ -20,7 +17,7 @@ def without(card: str) -> list[str]:
 
 
 def test_get_player_returns_the_heuristic():
-    assert get_player("felix") is HEURISTIC
+    assert STRATEGIES["heuristic"] is HEURISTIC
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -103,4 +100,4 @@ def test_heuristic_clearly_beats_random(n):
 def test_random_player_is_a_legal_baseline():
     state = RULES.setup(4, 2)
     rng = random.Random(2)
-    assert act(RULES, state, 0, RandomPlayer(), rng) in RULES.legal_actions(state, 0)
+    assert act(RULES, state, 0, RandomStrategy(), rng) in RULES.legal_actions(state, 0)

@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m games.engines.bench [--seconds S] [slug ...]``.
+"""Engine benchmark: ``python -m bench.engines [--seconds S] [slug ...]``.
 
 Prints one line per game::
 
@@ -27,20 +27,12 @@ import json
 import random
 import time
 
-from games.engines import SLUGS, get_rules
-
-PLAYER_COUNTS = {
-    "felix": 4,
-    "smoking_cat": 4,
-    "bon_appetit": 4,
-    "cats_and_dogs": 4,
-}
+from games import catalog
 
 
 def bench_engine(slug: str, seconds: float, seed: int = 1) -> dict:
-    rules = get_rules(slug)
-    n = PLAYER_COUNTS.get(slug, rules.min_players)
-    return {"slug": slug, **drive(rules, n, seconds, seed)}
+    kind = catalog.get(slug)
+    return {"slug": slug, **drive(kind.rules, kind.table_players, seconds, seed)}
 
 
 def drive(rules, n: int, seconds: float, seed: int = 1) -> dict:
@@ -149,7 +141,7 @@ def bench_openspiel_hearts(seconds: float, seed: int = 1) -> dict | None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("slugs", nargs="*", default=list(SLUGS))
+    parser.add_argument("slugs", nargs="*", default=list(catalog.slugs()))
     parser.add_argument("--seconds", type=float, default=3.0, help="per game")
     args = parser.parse_args(argv)
     results = {}

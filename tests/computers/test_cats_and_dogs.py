@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 
-from games.engines import get_rules
+from bench.arena import play
+from games.computers import RandomStrategy, act
+from games.computers.cats_and_dogs import STRATEGIES
+from games.engines.cats_and_dogs import RULES
 from games.engines.cats_and_dogs_data import ANIMALS
-from games.players import RandomPlayer, act, get_player
-from games.players.arena import play
 
-R = get_rules("cats_and_dogs")
-HEURISTIC = get_player("cats_and_dogs")
+R = RULES
+HEURISTIC = STRATEGIES["heuristic"]
 ID = {a.name: i for i, a in enumerate(ANIMALS)}
 LAYOUT = [ID["Max"], ID["Clarence"], ID["Rex"], ID["Luna"]]  # dog, cat, dog, cat
 MAX, CLARENCE, REX, LUNA = range(4)
@@ -94,7 +95,7 @@ def test_heuristic_beats_random():
     wins = 0
     games = 150
     for i in range(games):
-        players = [RandomPlayer() for _ in range(4)]
+        players = [RandomStrategy() for _ in range(4)]
         players[i % 4] = HEURISTIC
         wins += play(R, 4, 50_000 + i, players)["ranks"][i % 4] == 1
     assert wins / games > 0.6  # random wins about a quarter of four-player games

@@ -1,4 +1,4 @@
-"""Heuristic against random: ``python -m games.players.arena [--games N] [slug ...]``.
+"""Heuristic against random: ``python -m bench.arena [--games N] [slug ...]``.
 
 For each game, N seeded games with one heuristic seat (rotating) and random players in the
 other seats, then N all-random games as the baseline. A win is rank 1 (shared wins count).
@@ -10,10 +10,8 @@ from __future__ import annotations
 import argparse
 import random
 
-from games.engines import SLUGS, get_rules
-from games.players import RandomPlayer, act, get_player
-
-PLAYER_COUNTS = {"felix": 4, "smoking_cat": 4, "bon_appetit": 4, "cats_and_dogs": 4}
+from games import catalog
+from games.computers import RandomStrategy, act
 
 
 def play(rules, n: int, seed: int, players: list) -> dict:
@@ -26,25 +24,26 @@ def play(rules, n: int, seed: int, players: list) -> dict:
 
 
 def win_rate(slug: str, games: int, n: int, heuristic: bool) -> float:
-    rules = get_rules(slug)
+    kind = catalog.get(slug)
+    rules = kind.rules
     wins = 0
     for i in range(games):
-        players = [RandomPlayer() for _ in range(n)]
+        players = [RandomStrategy() for _ in range(n)]
         hero = i % n
         if heuristic:
-            players[hero] = get_player(slug, "heuristic")
+            players[hero] = kind.strategy("heuristic")
         wins += play(rules, n, 10_000 + i, players)["ranks"][hero] == 1
     return wins / games
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("slugs", nargs="*", default=list(SLUGS))
+    parser.add_argument("slugs", nargs="*", default=list(catalog.slugs()))
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--players", type=int, default=0, help="0: the usual table size")
     args = parser.parse_args(argv)
     for slug in args.slugs:
-        n = args.players or PLAYER_COUNTS[slug]
+        n = args.players or catalog.get(slug).table_players
         h = win_rate(slug, args.games, n, heuristic=True)
         r = win_rate(slug, args.games, n, heuristic=False)
         print(

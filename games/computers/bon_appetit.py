@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 
 
-class FlipPlayer:
+class FlipStrategy:
     """Turns up the top card: the one thing a Bon Appétit! player can do."""
 
     def choose(self, view: dict, legal: list[str], rng: random.Random) -> str:
         return "flip" if "flip" in legal else legal[0]
 
 
-HEURISTIC = FlipPlayer()
+HEURISTIC = FlipStrategy()
+STRATEGIES = {"heuristic": HEURISTIC}

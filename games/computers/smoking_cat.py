@@ -128,3 +128,4 @@ class SmokingCatHeuristic:
 
 
 HEURISTIC = SmokingCatHeuristic()
+STRATEGIES = {"heuristic": HEURISTIC}
