@@ -2,7 +2,8 @@
 """The two commands of the README, with nothing but Python 3.11 needed.
 
     python3 dev.py run     install, migrate, create an admin, serve (and the bot, with a token)
-    python3 dev.py test    install the test extras, lint, check migrations, run the whole suite
+    python3 dev.py test    install the test extras, lint, check the import contracts and the
+                           migrations, run the whole suite
 
 Both install into ``.venv`` with the versions pinned in ``requirements.lock`` and reinstall
 only when ``pyproject.toml`` or the lock file change. Extra arguments after ``test`` go to
@@ -67,6 +68,7 @@ def test(args: list[str]) -> None:
     install("test")
     sh(BIN / "ruff", "check", ".")
     sh(BIN / "ruff", "format", "--check", ".")
+    sh(BIN / "lint-imports")  # the layer contracts in pyproject.toml
     env = {**os.environ, "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", "check")}
     sh(PY, "manage.py", "makemigrations", "--check", "--dry-run", env=env)
     (ROOT / "test-artifacts").mkdir(exist_ok=True)

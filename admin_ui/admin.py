@@ -14,24 +14,13 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import moderation
-from games.errors import GameError
-from games.models import (
-    Game,
-    GameStatus,
-    League,
-    LeagueChat,
-    LeagueMember,
-    ModerationAction,
-    ModerationKind,
-    Move,
-    Player,
-    RatedGame,
-    Rating,
-    RatingChange,
-    Season,
-    Seat,
-)
+from games.leagues.models import League, LeagueChat, LeagueMember, Season
+from games.moderation import services as moderation
+from games.moderation.models import ModerationAction, ModerationKind
+from games.play.errors import GameError
+from games.play.models import Game, GameStatus, Move, Player, Seat
+from games.ratings import service as ratings
+from games.ratings.models import RatedGame, Rating, RatingChange
 
 from .forms import BanForm, LeagueForm, ReasonForm
 from .models import User
@@ -284,6 +273,8 @@ class GameAdmin(PermissionsMixin, admin.ModelAdmin):
         "deadline",
         "result",
         "abort_reason",
+        "abort_note",
+        "auto_play",
         "flagged_not_rated",
         "not_rated_reason",
         "rating_decision_shown",
@@ -320,8 +311,6 @@ class GameAdmin(PermissionsMixin, admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         # A finished game moved to another league counts there from now on.
         if change and "league" in form.changed_data and obj.status == GameStatus.FINISHED:
-            from games import ratings
-
             ratings.redecide(obj)
 
     @admin.action(description=_("Abort the selected games"), permissions=["abort"])

@@ -7,13 +7,14 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import GameType, League
+from games import catalog
+from games.leagues.models import League
 
 
 class LeagueForm(forms.ModelForm):
     game_types = forms.MultipleChoiceField(
         label=_("Games counted"),
-        choices=GameType.choices,
+        choices=catalog.choices,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Games of these types played in the league's chats count for it."),
     )

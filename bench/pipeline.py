@@ -1,4 +1,4 @@
-"""``manage.py bench_pipeline``: many concurrent games through the real pipeline.
+"""``python -m bench pipeline``: many concurrent games through the real pipeline.
 
 Needs PostgreSQL (``DATABASE_URL``) and Redis (``REDIS_URL``). Starts Celery worker
 processes as production runs them (four solo-pool processes) or, with
@@ -24,15 +24,18 @@ import subprocess
 import sys
 import time
 
+import redis
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.utils import timezone
 
 from bench.worker import COUNTER_KEY, UPDATES_CHANNEL
-from games import catalog, errors, services
+from config.celery import app
+from games import catalog
 from games.computers import act
-from games.models import Game, GameStatus, Move, MoveStatus, Player
+from games.play import errors, services
+from games.play.models import Game, GameStatus, Move, MoveStatus, Player
 
 BENCH_CHAT_BASE = -9_000_000_000
 
@@ -61,10 +64,6 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         if connection.vendor != "postgresql" or not settings.REDIS_URL:
             raise CommandError("bench_pipeline needs DATABASE_URL (PostgreSQL) and REDIS_URL.")
-        import redis
-
-        from config.celery import app
-
         app.conf.task_always_eager = False
         self.redis = redis.Redis.from_url(settings.REDIS_URL)
         self.redis.delete(COUNTER_KEY, app.conf.task_default_queue)  # nothing left from before
@@ -97,8 +96,6 @@ class Command(BaseCommand):
                     start_new_session=True,
                 )
             )
-        from config.celery import app
-
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if len(app.control.ping(timeout=0.5)) >= opts["workers"]:

@@ -1,10 +1,13 @@
-"""The Celery app as ``manage.py bench_pipeline`` runs it: the same app, plus a count of
+"""The Celery app as ``python -m bench pipeline`` runs it: the same app, plus a count of
 every database query its tasks make, added up in Redis for the benchmark to read."""
 
+import redis
 from celery.signals import task_postrun, task_prerun, worker_process_init
 from django.conf import settings
+from django.db import connection
 
 from config.celery import app
+from games.play.signals import game_updated
 
 __all__ = ["app"]
 
@@ -22,18 +25,12 @@ def _counting(execute, sql, params, many, context):
 @worker_process_init.connect
 def install_counter(**kwargs):
     # The wrapper list belongs to the connection object, which outlives reconnects.
-    from django.db import connection
-
-    from games.signals import game_updated
-
     connection.execute_wrappers.append(_counting)
     # The simulated players wait for this, as the bot waits for Telegram updates.
     game_updated.connect(_announce, dispatch_uid="bench_pipeline")
 
 
 def _client():
-    import redis
-
     if "client" not in _redis:
         _redis["client"] = redis.Redis.from_url(settings.REDIS_URL)
     return _redis["client"]

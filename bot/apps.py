@@ -7,8 +7,9 @@ class BotConfig(AppConfig):
     verbose_name = _("Telegram bot")
 
     def ready(self) -> None:
-        # Bring Telegram messages up to date whenever a game changes (after commit).
+        # Imported once the apps are loaded (the receiver's module uses the models). The
+        # bot brings its Telegram messages up to date whenever a game changes.
         from bot import sync
-        from games.signals import game_updated
+        from games.play.signals import game_updated
 
         game_updated.connect(sync.on_game_updated, dispatch_uid="bot.sync")

@@ -14,6 +14,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import transport
+from bot.application import build_application
 
 PROCESS_TIMEOUT = 55  # Telegram gives up on a webhook call after about a minute
 
@@ -56,8 +57,6 @@ class Bridge:
 
 
 def _default_factory():
-    from bot.application import build_application
-
     return build_application(updater=False)
 
 

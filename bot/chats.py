@@ -12,16 +12,18 @@ import logging
 from django.db import transaction
 
 from bot.models import ChatSettings, GameMessages
-from games import services
+from games.leagues.services import move_chat_link
+from games.play import services
 
 log = logging.getLogger(__name__)
 
 
 def migrate(old_chat_id: int, new_chat_id: int) -> list[int]:
-    """Move a chat's games, league link and settings to its new id, and bring its open
-    games back on screen there. Returns the open games that moved."""
+    """Move a chat's games, league link and settings to its new id. Returns the open games
+    that moved: the caller syncs them, which posts them anew in the supergroup."""
     with transaction.atomic():
         moved = services.move_chat(old_chat_id, new_chat_id)
+        move_chat_link(old_chat_id, new_chat_id)
         old_settings = ChatSettings.objects.filter(chat_id=old_chat_id).first()
         if old_settings is not None:
             if ChatSettings.objects.filter(chat_id=new_chat_id).exists():
@@ -36,8 +38,4 @@ def migrate(old_chat_id: int, new_chat_id: int) -> list[int]:
         )
     if moved or old_settings is not None:
         log.info("chat %s moved to %s with games %s", old_chat_id, new_chat_id, moved)
-    from bot.sync import request_sync
-
-    for game_id in moved:
-        transaction.on_commit(lambda game_id=game_id: request_sync(game_id))
     return moved

@@ -7,12 +7,12 @@ message ids to edit) and what was last shown there (a hash, so unchanged edits a
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.catalog import slugs
-from games.models import Language
+from games import catalog
+from games.languages import Language
 
 
 def all_games() -> list[str]:
-    return list(slugs())
+    return list(catalog.slugs())
 
 
 class ChatSettings(models.Model):

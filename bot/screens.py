@@ -1,9 +1,8 @@
 """What each audience of a game should see now, rendered from the engine's views.
 
-``GameScreens`` loads a game once (seats, state, recent events) and renders the lobby, the
-group's table, a seat's private message (or one step of a menu), the notices due since a
-move, and the final result. The state is only handed to the engine (``view``,
-``legal_actions``, ``to_act``); renderers get views.
+``GameScreens`` loads a game once (seats, its ``Table``, recent events) and renders the
+lobby, the group's table, a seat's private message (or one step of a menu), the notices due
+since a move, and the final result. Renderers get views from the table, never a state.
 """
 
 from __future__ import annotations
@@ -18,9 +17,8 @@ from bot.keyboard import Rows, content_hash
 from bot.render import lobby as lobby_render
 from bot.render import renderer
 from bot.render.common import DEADLINE, Ctx, format_left
-from games import catalog
-from games.engines import visible_to
-from games.models import Game, GameStatus, Move, MoveStatus
+from games.play.models import Game, GameStatus, Move, MoveStatus
+from games.play.table import Table, seen_by
 
 RECENT_MOVES = 12
 
@@ -44,8 +42,7 @@ class GameScreens:
         self.game = game
         self.seats = list(game.seats.select_related("player").order_by("number"))
         self.render = renderer(game.game_type)
-        self.rules = catalog.get(game.game_type).rules
-        self.state = self.rules.load(game.state) if game.state is not None else None
+        self.game_table = Table(game)
         self._events: list[dict] | None = None
 
     # -- shared -------------------------------------------------------------------------
@@ -56,12 +53,10 @@ class GameScreens:
 
     @property
     def started(self) -> bool:
-        return self.state is not None and self.game.status != GameStatus.LOBBY
+        return self.game_table.started
 
     def to_act(self) -> list[int]:
-        if not self.started or self.game.status != GameStatus.RUNNING:
-            return []
-        return self.rules.to_act(self.state)
+        return self.game_table.to_act()
 
     def seat(self, number: int):
         return next((s for s in self.seats if s.number == number), None)
@@ -79,7 +74,7 @@ class GameScreens:
         return self._events
 
     def _ctx(self, seat: int | None, legal: list[str]) -> Ctx:
-        events = [e for e in self.recent_events() if visible_to(e, seat)]
+        events = seen_by(self.recent_events(), seat)
         if hasattr(self.render, "recent"):
             events = self.render.recent(events)
         humans_to_act = [n for n in self.to_act() if not self.seat(n).is_computer]
@@ -111,7 +106,7 @@ class GameScreens:
         if self.game.status == GameStatus.ABORTED:
             return self._screen(lobby_render.cancelled(self.game), [])
         ctx = self._ctx(None, [])
-        return self._screen(*self.render.table(self.rules.view(self.state, None), ctx))
+        return self._screen(*self.render.table(self.game_table.view(None), ctx))
 
     def notices(self, after_seq: int) -> list[tuple[int, str]]:
         """(seq, text) of the notices due for moves after ``after_seq``."""
@@ -120,14 +115,16 @@ class GameScreens:
         ctx = self._ctx(None, [])
         for move in moves.order_by("seq").only("seq", "events"):
             for ev in move.events or []:
-                if visible_to(ev, None):
+                if seen_by([ev], None):
                     text = self.render.notice(ev, ctx)
                     if text:
                         out.append((move.seq, text))
         return out
 
     def final(self) -> str:
-        return lobby_render.final(self.game, self.names, self.render.score_label)
+        return lobby_render.final(
+            self.game, self.names, self.render.score_label, self.game_table.view(None)
+        )
 
     # -- a seat -------------------------------------------------------------------------
     def private(self, number: int, prefix: str | None = None) -> Screen | None:
@@ -138,10 +135,8 @@ class GameScreens:
         seat = self.seat(number)
         if self.game.status == GameStatus.ABORTED:
             return self._screen(lobby_render.cancelled(self.game), [])
-        view = self.rules.view(self.state, number)
-        legal = []
-        if self.game.status == GameStatus.RUNNING and not seat.is_computer:
-            legal = self.rules.legal_actions(self.state, number)
+        view = self.game_table.view(number)
+        legal = [] if seat.is_computer else self.game_table.legal(number)
         ctx = self._ctx(number, legal)
         ctx.selection = cache.get(selection_key(self.game.pk, number, view.get("deal"))) or []
         shown = self.render.menu(view, ctx, prefix) if prefix else self.render.private(view, ctx)
@@ -153,4 +148,4 @@ class GameScreens:
         return self._screen(text, rows)
 
     def view(self, number: int | None) -> dict:
-        return self.rules.view(self.state, number)
+        return self.game_table.view(number)

@@ -5,8 +5,9 @@ slot in the shared rate windows (``bot.ratelimit``) before each call, retries a 
 its ``retry_after`` and a network hiccup a few times, and turns Telegram's answers into a
 small ``Result``: "message is not modified" is a success, a message that cannot be edited
 any more is ``gone`` (the caller sends a new one), a user who blocked the bot is
-``blocked``. A group that became a supergroup (``ChatMigrated``) is moved to its new id
-(``bot.chats``) and the message is sent there; its old messages count as gone.
+``blocked``. A group that became a supergroup (``ChatMigrated``) is reported as
+``migrated_to`` its new id: moving the chat's games is the caller's business
+(``bot.chats.migrate``), not the sender's.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot import chats, ratelimit, transport
+from bot import ratelimit, transport
 from bot.keyboard import Rows, check, to_markup
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ class Result:
     message_id: int | None = None
     gone: bool = False
     blocked: bool = False
+    migrated_to: int | None = None  # the chat became this supergroup; nothing was sent
 
 
 def retry_seconds(exc: RetryAfter) -> float:
@@ -140,8 +142,7 @@ class Sender:
                 ),
             )
         except ChatMigrated as exc:
-            chats.migrate(chat_id, exc.new_chat_id)
-            return self.send(exc.new_chat_id, text, rows, quiet)
+            return Result(ok=False, migrated_to=exc.new_chat_id)
         except (BadRequest, Forbidden) as exc:
             if _is_unreachable(chat_id, exc):
                 return Result(ok=False, blocked=True)
@@ -163,8 +164,7 @@ class Sender:
                 ),
             )
         except ChatMigrated as exc:
-            chats.migrate(chat_id, exc.new_chat_id)
-            return Result(ok=False, gone=True)
+            return Result(ok=False, gone=True, migrated_to=exc.new_chat_id)
         except (BadRequest, Forbidden) as exc:
             if isinstance(exc, BadRequest) and _is_not_modified(exc):
                 return Result(message_id=message_id)

@@ -1,4 +1,4 @@
-"""Bringing a game's Telegram messages up to date (run by the ``sync_game`` task).
+"""Bringing a game's Telegram messages up to date: the ``sync_game`` task and its work.
 
 Triggers collapse: ``request_sync`` counts a change and queues one task unless one is
 already queued; the task holds a per-game lock and renders the latest state until no
@@ -9,7 +9,10 @@ periodic task) then queues the sync of every game with a change no sync finished
 Edits whose text and buttons are unchanged are skipped (a hash per message); new messages
 are sent only for what deserves a notification: the game's start (the table message),
 notices such as a Smoking Cat deal result, a new turn in private (the old message is
-deleted), the final result.
+deleted), the final result. A group that Telegram turned into a supergroup is followed
+to its new id (``bot.chats``) the first time a call to the old one is refused.
+
+Task names are fixed so that tasks already queued under them still run after a deploy.
 """
 
 from __future__ import annotations
@@ -18,20 +21,19 @@ import logging
 import uuid
 from datetime import timedelta
 
-from django.conf import settings
+from celery import shared_task
 from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from bot import cachekeys, transport
+from bot import cachekeys, chats, transport
 from bot.models import ChatSettings, GameMessages, SeatMessage
 from bot.render.common import esc
 from bot.screens import GameScreens, Screen
 from bot.sender import Result, Sender
-from games import services
-from games.models import Game, GameStatus, Player, Seat
-from games.models.games import OPEN_STATUSES
+from games.play import services
+from games.play.models import OPEN_STATUSES, Game, GameStatus, Player, Seat
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +98,6 @@ def _bump(key: str) -> None:
 
 
 def _queue(game_id: int) -> None:
-    from bot.tasks import sync_game
-
     _want, queued, _lock, _done = _keys(game_id)
     if cache.add(queued, 1, timeout=QUEUED_TTL):
         try:
@@ -107,8 +107,10 @@ def _queue(game_id: int) -> None:
             raise
 
 
-def run(game_id: int) -> None:
-    """The task's body: sync until the game stops changing under us."""
+@shared_task(name="bot.tasks.sync_game", acks_late=True)
+def sync_game(game_id: int) -> None:
+    """Bring the game's group and private messages up to date, until the game stops
+    changing under us (coalesced: see the module's docstring)."""
     want_key, queued, lock, done = _keys(game_id)
     cache.delete(queued)
     token = uuid.uuid4().hex
@@ -135,10 +137,13 @@ def run(game_id: int) -> None:
         _queue(game_id)  # a change slipped in between the last check and the release
 
 
-def recover() -> int:
-    """Queue the sync of every game with a change that no sync finished rendering and that
-    nobody is syncing now (its worker died, or its task was lost with Redis). Returns how
-    many were queued."""
+@shared_task(name="bot.tasks.recover_syncs")
+def recover_syncs() -> int:
+    """Periodic: queue the sync of every game with a change that no sync finished rendering
+    and that nobody is syncing now (its worker died, or its task was lost with Redis).
+    Returns how many were queued."""
+    if not transport.configured():
+        return 0
     recent = timezone.now() - RECOVER_FINISHED
     game_ids = list(
         Game.objects.filter(Q(status__in=OPEN_STATUSES) | Q(finished_at__gte=recent)).values_list(
@@ -195,7 +200,6 @@ class Syncer:
         if self.screens.started:
             for seat in self.screens.human_seats():
                 self.sync_private(seat)
-            self.schedule_auto_flip()
 
     # -- group ------------------------------------------------------------------------
     def _save(self, **fields) -> None:
@@ -204,7 +208,20 @@ class Syncer:
         GameMessages.objects.filter(pk=self.messages.pk).update(**fields)
 
     def group_message(self, text: str) -> Result:
-        return self.sender.send(self.game.chat_id, text)
+        result = self.sender.send(self.game.chat_id, text)
+        if result.migrated_to is not None:
+            self.follow_migration(result.migrated_to)
+            result = self.sender.send(self.game.chat_id, text)
+        return result
+
+    def follow_migration(self, new_chat_id: int) -> None:
+        """The group became a supergroup: move its games there (this one's message ids are
+        reset, so they are posted anew) and sync the other games that moved with it."""
+        for game_id in chats.migrate(self.game.chat_id, new_chat_id):
+            if game_id != self.game.pk:
+                request_sync(game_id)
+        self.game.chat_id = new_chat_id
+        self.messages.refresh_from_db()
 
     def sync_lobby(self) -> None:
         if self.messages.lobby_message_id is None and self.game.status != GameStatus.LOBBY:
@@ -232,6 +249,9 @@ class Syncer:
             if not result.gone:
                 return
         result = self.sender.send(chat, text, screen.rows)
+        if result.migrated_to is not None:
+            self.follow_migration(result.migrated_to)
+            result = self.sender.send(self.game.chat_id, text, screen.rows)
         if result.ok:
             self._save(**{id_field: result.message_id, hash_field: screen.hash})
 
@@ -288,23 +308,6 @@ class Syncer:
                 " when the time runs out, a computer plays the turn."
             ) % {"name": esc(player.display_name)}
             self.group_message(text)
-
-    # -- Bon Appétit -------------------------------------------------------------------
-    def schedule_auto_flip(self) -> None:
-        game = self.game
-        if game.game_type != "bon_appetit" or game.status != GameStatus.RUNNING:
-            return
-        if not self.chat.auto_flip:
-            return
-        to_act = self.screens.to_act()
-        if not to_act or self.screens.seat(to_act[0]).is_computer:
-            return
-        if not cache.add(cachekeys.key("autoflip", game.pk, game.version), 1, timeout=3600):
-            return
-        from bot.tasks import auto_flip
-
-        delay = getattr(settings, "TELEGRAM_AUTO_FLIP_SECONDS", 2.0)
-        auto_flip.apply_async((game.pk, game.version), countdown=delay)
 
 
 def forget_private(game_id: int, seat: int) -> None:

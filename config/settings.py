@@ -13,6 +13,8 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from games import catalog
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -159,14 +161,15 @@ TELEGRAM_WEBHOOK_SECRET = env.str("TELEGRAM_WEBHOOK_SECRET", default="")
 TELEGRAM_BOT_USERNAME = env.str("TELEGRAM_BOT_USERNAME", default="")
 
 # --- Games ----------------------------------------------------------------------------
-# Seconds a seat has to act, per game type; chats and leagues may override.
+# Seconds a seat has to act, per game: the catalog's figure unless TURN_SECONDS_<GAME> says
+# otherwise (TURN_SECONDS_FELIX=120); chats and leagues may override both.
 TURN_SECONDS = {
-    "felix": env.int("TURN_SECONDS_FELIX", default=90),
-    "smoking_cat": env.int("TURN_SECONDS_SMOKING_CAT", default=60),
-    "bon_appetit": env.int("TURN_SECONDS_BON_APPETIT", default=30),
-    "cats_and_dogs": env.int("TURN_SECONDS_CATS_AND_DOGS", default=90),
+    kind.slug: env.int(f"TURN_SECONDS_{kind.slug.upper()}", default=kind.turn_seconds)
+    for kind in catalog.all_games()
 }
 TIMEOUTS_BEFORE_COMPUTER = env.int("TIMEOUTS_BEFORE_COMPUTER", default=2)
+# The pause before a table with automatic moves plays a forced one (Bon Appétit's flips).
+AUTO_PLAY_SECONDS = env.float("AUTO_PLAY_SECONDS", default=2.0)
 LOBBY_TTL = timedelta(minutes=env.int("LOBBY_TTL_MINUTES", default=30))
 PENDING_MOVE_GRACE = timedelta(seconds=env.float("PENDING_MOVE_GRACE_SECONDS", default=3))
 

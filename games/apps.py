@@ -5,3 +5,11 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # The composition root of the app: upper layers listen to the play layer's signals
+        # (the play layer itself imports none of them).
+        from games.play.signals import game_ended
+        from games.ratings.receivers import on_game_ended
+
+        game_ended.connect(on_game_ended, dispatch_uid="games.ratings")

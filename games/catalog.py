@@ -70,6 +70,12 @@ class GameKind:
     def max_players(self) -> int:
         return self.rules.max_players
 
+    @property
+    def plays_for_letters(self) -> bool:
+        """Whether a match is played for the letters of a word, which moderators may award
+        and remove (S15, S17)."""
+        return hasattr(self.rules, "adjust_letters")
+
     def strategies(self) -> dict[str, Strategy]:
         return _strategies(self.computers)
 

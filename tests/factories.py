@@ -3,7 +3,8 @@
 import factory
 from django.utils import timezone
 
-from games.models import Game, GameStatus, League, Move, Player, Seat
+from games.leagues.models import League
+from games.play.models import Game, GameStatus, Move, Player, Seat
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):

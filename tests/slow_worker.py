@@ -13,7 +13,7 @@ __all__ = ["app"]
 
 @worker_init.connect
 def slow_down_processing(**kwargs):
-    from games import processing
+    from games.play import processing
 
     pause = float(os.environ.get("SLOW_SAVE_SECONDS", "60"))
     original = processing.Step.save

@@ -25,12 +25,13 @@ from bot.handlers.common import (
 )
 from bot.handlers.settings_menu import apply as apply_setting
 from bot.render import renderer
-from bot.render.common import game_name
 from bot.screens import GameScreens, selection_key
 from bot.texts import rules_text
-from games import catalog, services
-from games.errors import GameError
-from games.models import Game, GameStatus
+from games import catalog
+from games.languages import Language, native_name
+from games.play import services
+from games.play.errors import GameError
+from games.play.models import Game, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +39,6 @@ log = logging.getLogger(__name__)
 TAP_TTL = 30
 SELECTION_TTL = 3600
 MANAGING_OPS = ("s", "q", "c", "r", "k")
-
-
-def computer_strategy(slug: str) -> str:
-    return catalog.get(slug).default_strategy
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -199,12 +196,12 @@ def _lobby(user, data: callbacks.Data, is_admin: bool) -> Reply:
                 services.start(game, by=player, is_chat_admin=is_admin)
                 return Reply(_("The game starts!"))
             if op == "q":
-                services.abort(game, reason="cancelled", by=player, is_chat_admin=is_admin)
+                services.abort(game, by=player, is_chat_admin=is_admin)
                 return Reply(_("The game was cancelled."))
             if not manager:
                 return Reply(_("Only the game's creator or a chat administrator may do that."))
             if op == "c":
-                services.add_computer(game, computer_strategy(game.game_type))
+                services.add_computer(game)
                 return Reply(_("A computer joins the table."))
             number = int(op[1:])
             if op[0] == "k":
@@ -216,7 +213,6 @@ def _lobby(user, data: callbacks.Data, is_admin: bool) -> Reply:
             services.replace_with_computer(
                 game,
                 number,
-                computer_strategy(game.game_type),
                 by=player,
                 is_chat_admin=is_admin,
             )
@@ -255,7 +251,7 @@ async def new_game(update: Update, context, data: callbacks.Data) -> Reply:
 @db
 def _game_label(user, slug: str) -> str:
     with translation.override(language_of(user)):
-        return game_name(slug)
+        return str(catalog.get(slug).name)
 
 
 @db
@@ -276,14 +272,14 @@ async def rules(update: Update, context, data: callbacks.Data) -> Reply:
 @db
 def _set_language(user, code: str) -> Reply:
     player = player_for(user)
-    if code not in commands.LANGUAGE_NAMES:
+    if code not in Language.values:
         return Reply(_("This button is not valid (any more)."))
     services.set_language(player, code)
     sync.request_sync_for_player(player)  # private messages follow the new language
     with translation.override(code):
         text = _("Your language for private messages:")
         return Reply(
-            _("Language: %(name)s") % {"name": commands.LANGUAGE_NAMES[code]},
+            _("Language: %(name)s") % {"name": native_name(code)},
             edit=(text, commands.language_keyboard(code)),
         )
 

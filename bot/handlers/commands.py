@@ -14,34 +14,25 @@ from bot.handlers.common import db, is_chat_admin, is_group, player_for, send
 from bot.handlers.settings_menu import settings_screen
 from bot.keyboard import Button
 from bot.models import ChatSettings
-from bot.render.common import EMOJI, esc, game_name
+from bot.render.common import esc
 from bot.texts import help_text, rules_text
-from games import catalog, services
-from games.errors import GameError
-from games.leagues import league_for_chat
-from games.models import GameStatus, Language, Player, Rating, Seat
-
-ALIASES = {
-    "felix": "felix",
-    "smoking_cat": "smoking_cat",
-    "smokingcat": "smoking_cat",
-    "smoking": "smoking_cat",
-    "bon_appetit": "bon_appetit",
-    "bonappetit": "bon_appetit",
-    "bon": "bon_appetit",
-    "cats_and_dogs": "cats_and_dogs",
-    "catsanddogs": "cats_and_dogs",
-    "cani": "cats_and_dogs",
-    "canigatti": "cats_and_dogs",
-    "cani_e_gatti": "cats_and_dogs",
-}
-LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "pt": "Português"}
+from config.links import absolute
+from games import catalog
+from games.languages import Language, native_name
+from games.leagues.services import league_for_chat
+from games.play import services
+from games.play.errors import GameError
+from games.play.models import GameStatus, Player, Seat
+from games.ratings.models import Rating
 
 
 def game_from_arg(args: list[str]) -> str | None:
+    """The game named after a command (``/new smoking``): its slug, "" for an unknown
+    name, None when none was given."""
     if not args:
         return None
-    return ALIASES.get(args[0].lower().replace("-", "_"), "")
+    kind = catalog.find(args[0])
+    return kind.slug if kind else ""
 
 
 def chat_settings_for(chat, creator: Player | None = None) -> ChatSettings:
@@ -53,7 +44,7 @@ def chat_settings_for(chat, creator: Player | None = None) -> ChatSettings:
         chat_id=chat.id,
         defaults={
             "title": (chat.title or "")[:255],
-            "language": creator.language if creator else Language.EN,
+            "language": creator.language if creator else settings.LANGUAGE_CODE,
         },
     )
     return found
@@ -67,7 +58,8 @@ def reply_language(chat, player: Player) -> str:
 
 
 def games_keyboard(kind: str, slugs) -> list[list[Button]]:
-    buttons = [Button(f"{EMOJI[s]} {game_name(s)}", callbacks.plain(kind, s)) for s in slugs]
+    games = [catalog.get(s) for s in slugs]
+    buttons = [Button(f"{g.emoji} {g.name}", callbacks.plain(kind, g.slug)) for g in games]
     return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 
 
@@ -156,6 +148,7 @@ def create_lobby(user, chat, slug: str | None) -> tuple[str, list] | None:
                 player,
                 league=league_for_chat(chat.id),
                 turn_seconds=chat_settings.turn_seconds,
+                auto_play=chat_settings.auto_flip,
             )
         except GameError as exc:
             return str(exc), []
@@ -180,7 +173,7 @@ def _open_game(user, chat):
 def _abort(player, game, is_admin, language) -> str:
     with translation.override(language):
         try:
-            services.abort(game, reason="cancelled", by=player, is_chat_admin=is_admin)
+            services.abort(game, by=player, is_chat_admin=is_admin)
         except GameError as exc:
             return str(exc)
         return _("The game was cancelled.")
@@ -219,8 +212,8 @@ def _stats(user, chat) -> str:
         for seat in finished.select_related("game").only(
             "number", "game__result", "game__game_type"
         ):
-            ranks = (seat.game.result or {}).get("ranks") or []
-            if seat.number < len(ranks) and ranks[seat.number] == 1:
+            result = seat.game.outcome
+            if result is not None and seat.number in result.winners:
                 wins[seat.game.game_type] += 1
         ratings = {
             r.game_type: r for r in Rating.objects.filter(player=player, league__isnull=True)
@@ -229,9 +222,11 @@ def _stats(user, chat) -> str:
         for slug in catalog.slugs():
             if slug not in played:
                 continue
-            line = f"{EMOJI[slug]} {esc(game_name(slug))}: " + _(
-                "%(played)d played, %(won)d won"
-            ) % {"played": played[slug], "won": wins[slug]}
+            kind = catalog.get(slug)
+            line = f"{kind.emoji} {esc(kind.name)}: " + _("%(played)d played, %(won)d won") % {
+                "played": played[slug],
+                "won": wins[slug],
+            }
             if slug in ratings:
                 line += " · " + _("rating %(rating).1f") % {"rating": ratings[slug].ordinal}
             lines.append(line)
@@ -240,7 +235,7 @@ def _stats(user, chat) -> str:
         running = Seat.objects.filter(player=player, game__status=GameStatus.RUNNING).count()
         if running:
             lines.append(_("Playing now: %(count)d") % {"count": running})
-        lines.append(_("Your page: %(url)s") % {"url": f"{settings.SITE_URL}/players/{player.pk}/"})
+        lines.append(_("Your page: %(url)s") % {"url": absolute("web:player", player.pk)})
         return "\n".join(lines)
 
 
@@ -255,10 +250,10 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 def standings_text(chat_id: int | None) -> str:
     league = league_for_chat(chat_id) if chat_id is not None else None
     if league is None:
-        return "🏆 " + _("All leagues: %(url)s") % {"url": f"{settings.SITE_URL}/leagues/"}
+        return "🏆 " + _("All leagues: %(url)s") % {"url": absolute("web:leagues")}
     return "🏆 " + _("Standings of %(league)s: %(url)s") % {
         "league": esc(league.name),
-        "url": f"{settings.SITE_URL}/leagues/{league.slug}/",
+        "url": absolute("web:league", league.slug),
     }
 
 
@@ -273,11 +268,17 @@ async def standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 # -- /lang and /settings ---------------------------------------------------------------------------
 
 
+def _mark(chosen: bool) -> str:
+    return "✓ " if chosen else ""
+
+
 def language_keyboard(current: str):
     return [
         [
-            Button(("✓ " if code == current else "") + name, callbacks.plain("L", code))
-            for code, name in LANGUAGE_NAMES.items()
+            Button(
+                ("✓ " if code == current else "") + native_name(code), callbacks.plain("L", code)
+            )
+            for code in Language.values
         ]
     ]
 

@@ -8,6 +8,7 @@ import logging
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.cache import cache
 from django.db import close_old_connections
 from telegram import Chat, Update, User
@@ -17,8 +18,9 @@ from telegram.error import TelegramError
 from bot import cachekeys, ratelimit
 from bot.keyboard import Rows, to_markup
 from bot.sender import NO_PREVIEW
-from games import services
-from games.models import Language, Player
+from games.languages import from_telegram
+from games.play import services
+from games.play.models import Player
 
 log = logging.getLogger(__name__)
 
@@ -49,9 +51,9 @@ def player_for(user: User) -> Player:
 def language_of(user: User | None) -> str:
     """The user's language without creating anything (for refusals)."""
     if user is None:
-        return Language.EN
+        return settings.LANGUAGE_CODE
     stored = Player.objects.filter(telegram_id=user.id).values_list("language", flat=True).first()
-    return stored or Language.from_telegram(user.language_code)
+    return stored or from_telegram(user.language_code)
 
 
 @dataclass

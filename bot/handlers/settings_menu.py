@@ -8,13 +8,14 @@ from django.utils.translation import gettext as _
 from bot import callbacks
 from bot.keyboard import Button
 from bot.models import ChatSettings
-from bot.render.common import EMOJI, esc, short_name
+from bot.render.common import esc
 from games import catalog
-from games.leagues import league_for_chat, link_chat
-from games.models import Language, League
+from games.languages import Language, native_name
+from games.leagues.models import League
+from games.leagues.services import league_for_chat, link_chat
+from games.play import services
 
 TURN_CHOICES = (0, 30, 60, 90, 120, 300)
-LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "pt": "Português"}
 MAX_LEAGUES = 12
 
 
@@ -30,7 +31,7 @@ def settings_screen(cs: ChatSettings):
         )
         lines = [
             "⚙️ <b>" + _("Group settings") + "</b>",
-            _("Language: %(language)s") % {"language": LANGUAGE_NAMES[cs.language]},
+            _("Language: %(language)s") % {"language": native_name(cs.language)},
             _("Time per turn: %(turn)s") % {"turn": turn},
             _("League: %(league)s") % {"league": esc(league.name) if league else _("none")},
             _("Automatic flipping in Bon Appétit: %(state)s")
@@ -38,8 +39,8 @@ def settings_screen(cs: ChatSettings):
         ]
         rows = [
             [
-                _button(("✓ " if code == cs.language else "") + name, "lang", code)
-                for code, name in LANGUAGE_NAMES.items()
+                _button(("✓ " if code == cs.language else "") + native_name(code), "lang", code)
+                for code in Language.values
             ],
             [
                 _button(
@@ -53,11 +54,13 @@ def settings_screen(cs: ChatSettings):
         ]
         games = [
             _button(
-                ("✅ " if cs.game_enabled(s) else "❌ ") + f"{EMOJI[s]} {short_name(s)}", "game", s
+                ("✅ " if cs.game_enabled(g.slug) else "❌ ") + f"{g.emoji} {g.short_name}",
+                "game",
+                g.slug,
             )
-            for s in catalog.slugs()
+            for g in catalog.all_games()
         ]
-        rows += [games[:2], games[2:]]
+        rows += [games[i : i + 2] for i in range(0, len(games), 2)]
         rows.append(
             [
                 _button(
@@ -103,6 +106,7 @@ def apply(cs: ChatSettings, op: str, arg: str, title: str = ""):
         cs.enabled_games = enabled
     elif op == "flip" and arg in ("0", "1"):
         cs.auto_flip = arg == "1"
+        services.set_auto_play(cs.chat_id, cs.auto_flip)
     elif op == "league" and arg.isdigit():
         league = League.objects.filter(pk=int(arg), is_active=True).first() if int(arg) else None
         if int(arg) and league is None:

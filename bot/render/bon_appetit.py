@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from bot.keyboard import Button
 from bot.render.common import Ctx, event_lines, header, join, ranking, turn_marker
+from games.play.result import Result
 
 SHOWN_ON_PILE = 6
 SYMBOL = {"cheese": "🧀", "cat": "🐱", "mouse1": "🐭1", "mouse2": "🐭2", "mouse3": "🐭3"}
@@ -69,9 +70,9 @@ def table(view: dict, ctx: Ctx):
 
 
 def final_table(view: dict, ctx: Ctx) -> str:
-    result = {"ranks": _ranks(view), "scores": view["piles"], "tokens": view["tokens"]}
+    result = Result(tuple(view["piles"]), tuple(_ranks(view)), {"tokens": view["tokens"]})
     lines = [header(ctx, _("game over"))]
-    lines += ranking(ctx, result, lambda s: score_label(result, s))
+    lines += ranking(ctx, result.ranks, lambda s: score_label(result, s))
     return join(lines)
 
 
@@ -80,9 +81,9 @@ def _ranks(view: dict) -> list[int]:
     return [1 + sum(1 for o in keys if o > mine) for mine in keys]
 
 
-def score_label(result: dict, seat: int, options: dict | None = None) -> str:
-    text = _("%(cards)d cards") % {"cards": result["scores"][seat]}
-    tokens = (result.get("tokens") or [0] * (seat + 1))[seat]
+def score_label(result: Result, seat: int, view: dict | None = None) -> str:
+    text = _("%(cards)d cards") % {"cards": result.score(seat)}
+    tokens = result.detail("tokens", seat, 0)
     return text + (f" · 🏅{tokens}" if tokens else "")
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import pgettext
 from bot.keyboard import Button, grid
 from bot.render.common import DEADLINE, MARKS, Ctx, event_lines, header, join, ranking
 from bot.render.menus import next_steps
+from games.play.result import Result
 
 # What each token after the card's name stands for (the engine's action grammar).
 GRAMMAR = {
@@ -113,12 +114,12 @@ def final_table(view: dict, ctx: Ctx) -> str:
     lines += [_animal_line(view, a) for a in range(len(view["animals"]))]
     scores = view["scores"]
     ranks = [1 + sum(1 for o in scores if o > mine) for mine in scores]
-    lines += ranking(ctx, {"ranks": ranks}, lambda s: f"{scores[s]:+d}")
+    lines += ranking(ctx, ranks, lambda s: f"{scores[s]:+d}")
     return join(lines)
 
 
-def score_label(result: dict, seat: int, options: dict | None = None) -> str:
-    return f"{result['scores'][seat]:+d}"
+def score_label(result: Result, seat: int, view: dict | None = None) -> str:
+    return f"{int(result.score(seat)):+d}"
 
 
 # -- private -------------------------------------------------------------------------------

@@ -11,17 +11,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from bot import callbacks
 from bot.keyboard import Button
+from games import catalog
 
 # The sync step replaces this with the time left, after hashing the text: the countdown
 # alone never makes an edit.
 DEADLINE = "\x00deadline\x00"
 MARKS = ("🔴", "🔵", "🟢", "🟡", "🟣", "🟠")
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
-EMOJI = {"felix": "🐱", "smoking_cat": "🚬", "bon_appetit": "🐭", "cats_and_dogs": "🐶"}
 
 
 @dataclass
@@ -60,24 +59,14 @@ def esc(text: object) -> str:
     return html.escape(str(text))
 
 
-def game_name(slug: str) -> str:
-    from games.models import GameType
-
-    return str(GameType(slug).label)
-
-
-def short_name(slug: str) -> str:
-    names = {
-        "felix": pgettext("short game name", "Felix"),
-        "smoking_cat": pgettext("short game name", "Smoking Cat"),
-        "bon_appetit": pgettext("short game name", "Bon Appétit!"),
-        "cats_and_dogs": pgettext("short game name", "Come Cani e Gatti"),
-    }
-    return names[slug]
+def title(slug: str, short: bool = False) -> str:
+    """A game's emoji and name in bold: "🐱 <b>Felix</b>"."""
+    kind = catalog.get(slug)
+    return f"{kind.emoji} <b>{esc(kind.short_name if short else kind.name)}</b>"
 
 
 def header(ctx: Ctx, *parts: str) -> str:
-    return " · ".join([f"{EMOJI[ctx.game_type]} <b>{esc(short_name(ctx.game_type))}</b>", *parts])
+    return " · ".join([title(ctx.game_type, short=True), *parts])
 
 
 def turn_marker(ctx: Ctx, seats: list[int]) -> str:
@@ -100,9 +89,8 @@ def event_lines(lines: list[str], limit: int = 3) -> str:
     return "\n".join(f"<i>{line}</i>" for line in lines)
 
 
-def ranking(ctx: Ctx, result: dict, score_label) -> list[str]:
+def ranking(ctx: Ctx, ranks: list[int], score_label) -> list[str]:
     """One line per seat, best first: medal, name, score (``score_label(seat)``)."""
-    ranks = result.get("ranks") or []
     order = sorted(range(len(ranks)), key=lambda s: (ranks[s], s))
     return [
         f"{MEDALS.get(ranks[s], f'{ranks[s]}.')} {ctx.name(s)} — {score_label(s)}" for s in order

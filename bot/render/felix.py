@@ -7,6 +7,7 @@ from django.utils.translation import ngettext
 
 from bot.keyboard import Button, grid
 from bot.render.common import Ctx, event_lines, header, join, ranking, turn_marker
+from games.play.result import Result
 
 QUICK_RAISES = (1, 2, 5)
 BIDS_PER_PAGE = 40
@@ -85,14 +86,16 @@ def table(view: dict, ctx: Ctx):
 
 def final_table(view: dict, ctx: Ctx) -> str:
     lines = [header(ctx, _("game over"))]
-    lines += ranking(ctx, view, lambda s: score_label(view, s))
+    result = Result.from_json({k: view[k] for k in ("scores", "ranks", "cat_points") if k in view})
+    lines += ranking(ctx, result.ranks, lambda s: score_label(result, s))
     return join(lines)
 
 
-def score_label(result: dict, seat: int, options: dict | None = None) -> str:
-    text = str(result["scores"][seat])
-    if "cat_points" in result:
-        text += " (" + _("cats %(points)d") % {"points": result["cat_points"][seat]} + ")"
+def score_label(result: Result, seat: int, view: dict | None = None) -> str:
+    text = str(result.score(seat))
+    cats = result.detail("cat_points", seat)
+    if cats is not None:
+        text += " (" + _("cats %(points)d") % {"points": cats} + ")"
     return text
 
 

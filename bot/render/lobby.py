@@ -3,14 +3,14 @@ that are not about one game's moves: the start, the final result, a cancelled ga
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.utils.translation import gettext as _
 
 from bot import callbacks
 from bot.keyboard import Button
-from bot.render.common import EMOJI, esc, game_name, join, ranking, short_name
+from bot.render.common import Ctx, esc, join, ranking, title
+from config.links import absolute
 from games import catalog
-from games.models import Game, GameStatus, Seat
+from games.play.models import AbortReason, Game, GameStatus, Seat
 
 
 def seat_label(seat: Seat) -> str:
@@ -22,28 +22,28 @@ def seat_label(seat: Seat) -> str:
 
 
 def players_rule(slug: str) -> str:
-    rules = catalog.get(slug).rules
-    if rules.min_players == rules.max_players:
-        return _("%(n)d players") % {"n": rules.min_players}
-    return _("%(min)d to %(max)d players") % {"min": rules.min_players, "max": rules.max_players}
+    kind = catalog.get(slug)
+    if kind.min_players == kind.max_players:
+        return _("%(n)d players") % {"n": kind.min_players}
+    return _("%(min)d to %(max)d players") % {"min": kind.min_players, "max": kind.max_players}
 
 
 def lobby(game: Game, seats: list[Seat], start_link: str):
-    title = f"{EMOJI[game.game_type]} <b>{esc(game_name(game.game_type))}</b>"
+    heading = title(game.game_type)
     if game.status == GameStatus.ABORTED:
         reasons = {
-            "expired": _("⌛ The lobby expired."),
-            "everyone left": _("Everyone left the lobby."),
-            "moved": _(
+            AbortReason.EXPIRED: _("⌛ The lobby expired."),
+            AbortReason.EVERYONE_LEFT: _("Everyone left the lobby."),
+            AbortReason.MOVED: _(
                 "✖ This group became a supergroup, where another game was already open:"
                 " that one goes on."
             ),
         }
-        return join([title, reasons.get(game.abort_reason, _("✖ The game was cancelled."))]), []
+        return join([heading, reasons.get(game.abort_reason, _("✖ The game was cancelled."))]), []
     if game.status != GameStatus.LOBBY:
         names = ", ".join(esc(seat_label(s)) for s in seats)
-        lines = [title, _("▶ Started with %(names)s.") % {"names": names}]
-        if game.game_type != "bon_appetit" and game.status == GameStatus.RUNNING:
+        lines = [heading, _("▶ Started with %(names)s.") % {"names": names}]
+        if game.kind.private_hands and game.status == GameStatus.RUNNING:
             lines.append(_("Your cards and choices come in your private chat with the bot."))
         return join(lines), []
     info = ["👥 " + players_rule(game.game_type)]
@@ -51,7 +51,7 @@ def lobby(game: Game, seats: list[Seat], start_link: str):
         info.append("⏱ " + _("%(seconds)d s per turn") % {"seconds": game.turn_seconds})
     if game.league_id:
         info.append("🏆 " + esc(game.league.name))
-    lines = [title + " — " + _("new game"), " · ".join(info)]
+    lines = [heading + " — " + _("new game"), " · ".join(info)]
     unreachable = []
     for i, seat in enumerate(seats, 1):
         line = f"{i}. {esc(seat_label(seat))}"
@@ -92,20 +92,19 @@ def lobby(game: Game, seats: list[Seat], start_link: str):
     return join(lines), rows
 
 
-def final(game: Game, names: list[str], score_label) -> str:
-    from bot.render.common import Ctx
-
+def final(game: Game, names: list[str], score_label, view: dict) -> str:
+    """The final result; ``view`` is the game's last public view."""
     ctx = Ctx(game.pk, game.version, game.game_type, names)
-    lines = ["🏁 <b>" + esc(game_name(game.game_type)) + "</b> — " + _("final result")]
-    lines += ranking(ctx, game.result or {}, lambda s: score_label(game.result, s, game.options))
+    result = game.outcome
+    lines = ["🏁 <b>" + esc(game.kind.name) + "</b> — " + _("final result")]
+    lines += ranking(ctx, list(result.ranks), lambda s: score_label(result, s, view))
     lines.append("🎬 " + _("Replay: %(url)s") % {"url": replay_url(game)})
     return join(lines)
 
 
 def replay_url(game: Game) -> str:
-    return f"{settings.SITE_URL}/games/{game.pk}/"
+    return absolute("web:game", game.pk)
 
 
 def cancelled(game: Game) -> str:
-    title = f"{EMOJI[game.game_type]} <b>{esc(short_name(game.game_type))}</b>"
-    return join([title, _("✖ The game was cancelled.")])
+    return join([title(game.game_type, short=True), _("✖ The game was cancelled.")])

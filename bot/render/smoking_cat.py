@@ -7,7 +7,7 @@ from django.utils.translation import ngettext
 
 from bot.keyboard import Button, grid
 from bot.render.common import Ctx, event_lines, header, join, ranking, turn_marker
-from games.engines.smoking_cat import DEFAULT_WORD
+from games.play.result import Result
 
 SUIT_EMOJI = {"L": "🍃", "H": "❤️", "B": "🔔", "A": "🌰"}
 SUIT_ORDER = "LHBA"
@@ -95,7 +95,7 @@ def table(view: dict, ctx: Ctx):
 
 def final_table(view: dict, ctx: Ctx) -> str:
     lines = [header(ctx, _("match over"))]
-    lines += ranking(ctx, _result(view), lambda s: view["letters"][s] or "–")
+    lines += ranking(ctx, _result(view)["ranks"], lambda s: view["letters"][s] or "–")
     return join(lines)
 
 
@@ -104,9 +104,9 @@ def _result(view: dict) -> dict:
     return {"ranks": [1 + sum(1 for o in letters if o < mine) for mine in letters]}
 
 
-def score_label(result: dict, seat: int, options: dict | None = None) -> str:
-    count = result["scores"][seat]
-    word = (options or {}).get("word", DEFAULT_WORD)
+def score_label(result: Result, seat: int, view: dict | None = None) -> str:
+    count = int(result.score(seat))
+    word = (view or {}).get("word", "")
     return (
         (word[:count] or "–")
         + " · "

@@ -3,7 +3,7 @@
 import django.core.validators
 import django.db.models.deletion
 import django.utils.timezone
-import games.models.leagues
+import games.leagues.models
 from django.conf import settings
 from django.db import migrations, models
 
@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='league',
             name='game_types',
-            field=models.JSONField(default=games.models.leagues.all_game_types, help_text="Games of these types played in the league's chats count for it.", verbose_name='games counted'),
+            field=models.JSONField(default=games.leagues.models.all_game_types, help_text="Games of these types played in the league's chats count for it.", verbose_name='games counted'),
         ),
         migrations.AlterField(
             model_name='league',

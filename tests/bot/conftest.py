@@ -47,7 +47,7 @@ def bot_settings(settings, monkeypatch):
     settings.TELEGRAM_WEBHOOK_SECRET = "s3cret-token"
     settings.TELEGRAM_API_URL = "https://api.telegram.invalid/bot"
     settings.SITE_URL = "https://catclub.example"
-    settings.TELEGRAM_AUTO_FLIP_SECONDS = 0
+    settings.AUTO_PLAY_SECONDS = 0
     monkeypatch.setattr(cachekeys, "NAMESPACE", f"bot-test-{uuid.uuid4().hex[:12]}")
     monkeypatch.setattr(sync, "RAISE_ERRORS", True)
 

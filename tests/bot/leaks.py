@@ -23,8 +23,9 @@ from django.utils import translation
 from bot.models import ChatSettings
 from bot.render import cats_and_dogs as cd_render
 from bot.screens import RECENT_MOVES
+from games import catalog
 from games.engines import visible_to
-from games.models import Move, MoveStatus, Player, Seat
+from games.play.models import Move, MoveStatus, Player, Seat
 
 TOKENS = {
     "felix": re.compile(r"\[(?:-8|-5|3|5|8|11|15|🐰|🐕|🐶)\]"),
@@ -69,7 +70,12 @@ class Knowledge:
         self.allowed = Counter()  # token -> how often it may appear in the text
         self.forbidden: set[str] = set()  # tokens that must not appear at all
         self.forbidden_text: list[str] = []
-        getattr(self, context["game_type"])()
+        check = getattr(self, context["game_type"], None)
+        if check is None:
+            # A game these checks do not know (a test's own) may hold no secret at all.
+            assert not catalog.get(context["game_type"]).private_hands, context["game_type"]
+        else:
+            check()
 
     # -- per game ---------------------------------------------------------------------
     def felix(self) -> None:
@@ -145,6 +151,8 @@ class Knowledge:
     # -- the check --------------------------------------------------------------------
     def leaks(self, text: str, buttons: list[str]) -> list[str]:
         found = []
+        if self.ctx["game_type"] not in TOKENS:
+            return found  # a game without secrets (checked when this audience was built)
         pattern = TOKENS[self.ctx["game_type"]]
         everything = "\n".join([text, *buttons])
         if self.ctx["game_type"] in ("smoking_cat",):

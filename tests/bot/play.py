@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from bot.callbacks import decode
 from games import catalog
-from games.models import Game, GameStatus
+from games.play import tasks
+from games.play.models import Game, GameStatus
 from tests.bot.telegram_fake import FakeTelegram, FakeUser, Recorder, Shown
 
 
@@ -111,3 +112,12 @@ def felix_table(telegram: FakeTelegram, recorder: Recorder, group: dict | None =
     table = Table(telegram, recorder, group, users)
     game = table.open_lobby("felix", users[0], users[1:])
     return table, game, users
+
+
+def play_out_automatic_moves(table: Table, limit: int = 5000) -> None:
+    """Run the timers until the game is over: each sweep plays the forced move whose short
+    deadline passed (a table with automatic moves; AUTO_PLAY_SECONDS is 0 in the tests)."""
+    for _ in range(limit):
+        if table.game().status != GameStatus.RUNNING:
+            return
+        tasks.sweep()

@@ -4,7 +4,7 @@ player; and private menus that must never open in a group."""
 from django.utils import timezone
 
 from bot import callbacks
-from games.models import Move, Player
+from games.play.models import Move, Player
 from tests.bot.play import Table
 
 

@@ -8,8 +8,9 @@ from django.core.management import call_command
 
 from bot.application import build_application, on_startup
 from bot.models import ChatSettings
-from games.leagues import link_chat
-from games.models import League, Player
+from games.leagues.models import League
+from games.leagues.services import link_chat
+from games.play.models import Player
 from tests.bot.telegram_fake import Recorder
 
 
@@ -40,7 +41,7 @@ def test_start_in_private_makes_the_player_reachable(telegram, recorder):
 
 
 def test_stats_counts_finished_games_and_wins(telegram, recorder):
-    from tests.bot.play import Table
+    from tests.bot.play import Table, play_out_automatic_moves
     from tests.bot.test_game_bon_appetit import flip_button
 
     group = telegram.group()
@@ -51,10 +52,11 @@ def test_stats_counts_finished_games_and_wins(telegram, recorder):
     anna.say(group, "/settings")
     table = Table(telegram, recorder, group, [anna, bruno])
     table.tap(anna, recorder.last(group["id"]), data="s:flip:1")
-    # With automatic flipping, the game plays itself out as soon as it starts.
+    # With automatic flipping, the game plays itself out once it starts.
     anna.say(group, "/new bon_appetit")
     table.tap(bruno, table.lobby(), "Join")
     table.tap(anna, table.lobby(), "Start")
+    play_out_automatic_moves(table)
     assert table.game().status == "finished"
     assert flip_button(table) is None
     anna.say(telegram.private(anna), "/stats")

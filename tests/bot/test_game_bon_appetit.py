@@ -3,9 +3,9 @@
 from django.utils import translation
 
 from bot.models import ChatSettings
-from games.models import GameStatus
+from games.play.models import GameStatus, MoveSource
 from tests.bot.leaks import check_calls
-from tests.bot.play import Table, answered_once
+from tests.bot.play import Table, answered_once, play_out_automatic_moves
 
 
 def flip_button(table: Table):
@@ -41,16 +41,16 @@ def test_bon_appetit_is_flipped_on_the_table_then_runs_on_its_own(telegram, reco
         table.tap(seats[mover], message, data=message.buttons[0]["callback_data"])
         assert table.game().version > before
 
-    # An administrator turns on automatic flipping: one more flip and the game plays out.
+    # An administrator turns on automatic flipping: the timers play the game out (each
+    # sweep finds the short deadline of a forced flip and plays it).
     anna.say(group, "/settings")
     table.tap(anna, recorder.last(group["id"]), data="s:flip:1")
     assert ChatSettings.objects.get(chat_id=group["id"]).auto_flip
+    assert table.game().auto_play
+    play_out_automatic_moves(table)
     game = table.game()
-    if game.status == GameStatus.RUNNING:
-        (mover,) = table.to_act()
-        message = flip_button(table)
-        table.tap(seats[mover], message, data=message.buttons[0]["callback_data"])
-    game = table.game()
+    auto = game.moves.filter(source=MoveSource.AUTO)
+    assert auto.exists() and not game.moves.filter(source=MoveSource.TIMEOUT).exists()
     assert game.status == GameStatus.FINISHED
 
     final = recorder.last(group["id"])

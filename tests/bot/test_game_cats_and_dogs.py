@@ -1,7 +1,7 @@
 """A whole Come Cani e Gatti game: markers, feeding, and action cards chosen step by step."""
 
 from bot.callbacks import decode
-from games.models import GameStatus
+from games.play.models import GameStatus
 from tests.bot.leaks import check_calls
 from tests.bot.play import Table, answered_once
 

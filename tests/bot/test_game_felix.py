@@ -1,6 +1,6 @@
 """A whole Felix game played from /new to the final scores by two people and a computer."""
 
-from games.models import GameStatus
+from games.play.models import GameStatus
 from tests.bot.leaks import check_calls
 from tests.bot.play import Table, answered_once
 

@@ -1,6 +1,7 @@
 """A whole Smoking Cat match: the league's word, passing with toggles, cards, throw-downs."""
 
-from games.models import GameStatus, League
+from games.leagues.models import League
+from games.play.models import GameStatus
 from tests.bot.leaks import check_calls
 from tests.bot.play import Table, answered_once
 

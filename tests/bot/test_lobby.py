@@ -1,6 +1,7 @@
 """/new, the lobby buttons, who may start and cancel, players who never started the bot."""
 
-from games.models import Game, GameStatus, Seat
+from games.play import finish
+from games.play.models import Game, GameStatus, Seat
 from tests.bot.play import Table
 
 
@@ -145,10 +146,8 @@ def test_a_lobby_left_alone_expires(telegram, recorder):
 
     from django.utils import timezone
 
-    from games import services
-
     group, _table, _anna, *_ = setup(telegram, recorder)
     Game.objects.update(created_at=timezone.now() - timedelta(hours=2))
-    assert services.expire_lobbies() == 1
+    assert finish.expire_lobbies() == 1
     lobby = recorder.screen(group["id"])[0]
     assert "expired" in lobby.text and not lobby.buttons

@@ -6,9 +6,10 @@ from django.utils import timezone
 from bot import sync
 from bot.models import ChatSettings, GameMessages
 from bot.render.lobby import lobby
-from games import services
-from games.leagues import link_chat
-from games.models import Game, GameStatus, League, LeagueChat
+from games.leagues.models import League, LeagueChat
+from games.leagues.services import link_chat
+from games.play import services
+from games.play.models import Game, GameStatus
 from tests.bot.play import felix_table
 
 OLD, NEW = -4_001, -100_4_001
@@ -72,7 +73,7 @@ def test_both_announcements_and_redeliveries_move_once(telegram, recorder):
     ]
     for update in redelivered:
         telegram.deliver(update)
-    sync.run(game.pk)
+    sync.sync_game(game.pk)
     assert Game.objects.get(pk=game.pk).chat_id == NEW
     assert len(recorder.sent(NEW, "sendMessage")) == before  # no second table
 

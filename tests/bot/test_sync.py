@@ -8,8 +8,8 @@ from django.utils import timezone
 from bot import sync
 from bot.models import SeatMessage
 from bot.tasks import sync_game
-from games.models import Player
-from games.signals import game_updated
+from games.play.models import Player
+from games.play.signals import game_updated
 from tests.bot.play import felix_table
 
 
@@ -25,18 +25,18 @@ def test_ten_triggers_queue_one_sync_and_one_edit(telegram, recorder):
             )
     assert delay.call_count == 1
     before = len(recorder.sent(table.chat_id, "editMessageText"))
-    sync.run(game.pk)
+    sync.sync_game(game.pk)
     assert len(recorder.sent(table.chat_id, "editMessageText")) == before + 1
 
 
 def test_a_sync_with_nothing_new_sends_nothing(telegram, recorder, monkeypatch):
     _table, game, _users = felix_table(telegram, recorder)
     calls = len(recorder.calls)
-    sync.run(game.pk)
+    sync.sync_game(game.pk)
     # Time passing alone changes only the countdown: still no edit.
     later = timezone.now() + timezone.timedelta(seconds=30)
     monkeypatch.setattr("bot.screens.timezone.now", lambda: later)
-    sync.run(game.pk)
+    sync.sync_game(game.pk)
     assert len(recorder.calls) == calls
 
 
@@ -45,7 +45,7 @@ def test_a_private_message_deleted_by_the_player_is_sent_again(telegram, recorde
     row = SeatMessage.objects.get(game=game, player__telegram_id=anna.id)
     recorder.messages[(anna.id, row.message_id)].deleted = True
     SeatMessage.objects.filter(pk=row.pk).update(text_hash="")
-    sync.run(game.pk)
+    sync.sync_game(game.pk)
     assert SeatMessage.objects.get(pk=row.pk).message_id != row.message_id
     assert "Your hand" in table.private(anna).text
 

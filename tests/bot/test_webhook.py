@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from bot import views
-from games.models import Move, MoveSource, Player
+from games.play.models import Move, MoveSource, Player
 from tests.bot.play import Table
 
 URL = "/telegram/webhook"

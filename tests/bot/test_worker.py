@@ -3,7 +3,7 @@ messages are brought up to date afterwards by the worker."""
 
 import functools
 
-from games.models import Game, GameStatus
+from games.play.models import Game, GameStatus
 from tests.waiting import wait_until
 
 wait_for = functools.partial(wait_until, timeout=20.0, interval=0.05)

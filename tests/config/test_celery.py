@@ -1,6 +1,6 @@
 """A task round-trips through a real worker and Redis."""
 
-from games.tasks import ping
+from games.play.tasks import ping
 
 
 def test_task_round_trips_through_a_real_worker(celery_worker):

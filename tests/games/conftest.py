@@ -1,6 +1,6 @@
 import pytest
 
-from games import services
+from games.play import services
 from tests.factories import PlayerFactory
 
 

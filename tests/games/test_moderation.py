@@ -8,8 +8,11 @@ from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
-from games import errors, moderation, services
-from games.models import Game, ModerationAction, Move, Rating, RatingChange
+from games.moderation import services as moderation
+from games.moderation.models import ModerationAction
+from games.play import errors, services
+from games.play.models import AbortReason, Game, Move
+from games.ratings.models import Rating, RatingChange
 from tests.factories import LeagueFactory, PlayerFactory
 from tests.web.seed import _on_commit, finished, letters_of, players, smoking_cat_match
 
@@ -111,7 +114,11 @@ def test_abort_with_reason(moderator, staff):
         moderation.abort(game, by=staff, reason="x")
     entry = moderation.abort(game, by=moderator, reason="wrong table")
     game.refresh_from_db()
-    assert (game.status, game.abort_reason) == ("aborted", "wrong table")
+    assert (game.status, game.abort_reason, game.abort_note) == (
+        "aborted",
+        AbortReason.MODERATOR,
+        "wrong table",
+    )
     assert (entry.kind, entry.game, entry.reason) == ("abort", game, "wrong table")
     with pytest.raises(errors.GameOver):
         moderation.abort(game, by=moderator, reason="again")
@@ -162,7 +169,7 @@ def test_flagging_a_running_game_keeps_it_out_when_it_finishes(moderator):
     Game.objects.filter(pk=game.pk).update(
         status="finished", finished_at=timezone.now(), result={"ranks": [1, 2, 3]}
     )
-    from games import ratings
+    from games.ratings import service as ratings
 
     assert ratings.rate_game(game.pk).skipped == "flagged"
 

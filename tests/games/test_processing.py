@@ -6,10 +6,11 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import catalog, processing, services, tasks
-from games.models import Game, GameStatus, Move, MoveSource, Seat
-from games.replay import matches_stored_state
-from games.signals import game_finished, game_updated
+from games import catalog
+from games.play import processing, services, tasks
+from games.play.models import Game, GameStatus, ModeratorMove, Move, MoveSource, Seat
+from games.play.replay import matches_stored_state
+from games.play.signals import game_ended, game_updated
 
 pytestmark = pytest.mark.django_db
 
@@ -79,18 +80,18 @@ def test_signals_fire_after_commit(lobby, run_on_commit):
     def on_update(sender, game_id, version, events, **kw):
         seen.append(("updated", game_id, version, len(events)))
 
-    def on_finish(sender, game_id, **kw):
-        seen.append(("finished", game_id))
+    def on_end(sender, game_id, status, **kw):
+        seen.append((status, game_id))
 
     game_updated.connect(on_update)
-    game_finished.connect(on_finish)
+    game_ended.connect(on_end)
     try:
         game, _ = started(lobby, run_on_commit, "bon_appetit", 1, 2)
         seat = game.seats.get(player__isnull=False)
         run_on_commit(services.replace_with_computer, game, seat.number)
     finally:
         game_updated.disconnect(on_update)
-        game_finished.disconnect(on_finish)
+        game_ended.disconnect(on_end)
     assert ("finished", game.pk) in seen
     assert any(s[0] == "updated" and s[2] and s[3] for s in seen)
 
@@ -190,10 +191,12 @@ def test_S17_moderator_letter_is_a_logged_move_that_replays(lobby, run_on_commit
     """S17: an administrator awards and removes letters; the log still replays exactly."""
     game, (anna,) = started(lobby, run_on_commit, "smoking_cat", 1, 3)
     me = seat_of(game, anna)
-    run_on_commit(services.adjust_letter, game, me, +1, "renege at the club night")
+    run_on_commit(
+        services.moderator_move, game, me, ModeratorMove.AWARD_LETTER, "renege at the club night"
+    )
     rules, state = state_of(game)
     assert rules.view(state, None)["letters"][me] == "G"
-    run_on_commit(services.adjust_letter, game, me, -1, "appeal upheld")
+    run_on_commit(services.moderator_move, game, me, ModeratorMove.REMOVE_LETTER, "appeal upheld")
     rules, state = state_of(game)
     assert rules.view(state, None)["letters"][me] == ""
     notes = list(game.moves.filter(source="moderator").values_list("note", flat=True))

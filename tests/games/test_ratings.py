@@ -8,15 +8,12 @@ import pytest
 from django.db import connection
 from openskill.models import PlackettLuce
 
-from games import ratings, ratings_hook
-from games.models import (
-    Game,
-    LeagueMember,
-    RatedGame,
-    Rating,
-    RatingChange,
-)
-from games.ratings import Placing, Played, Skill, fold, update
+from games.leagues.models import LeagueMember
+from games.play.models import Game
+from games.ratings import service as ratings
+from games.ratings import tasks as ratings_tasks
+from games.ratings.maths import Placing, Played, Skill, fold, update
+from games.ratings.models import RatedGame, Rating, RatingChange
 from tests.factories import LeagueFactory, PlayerFactory
 from tests.web.seed import T0, finished, played, players
 
@@ -169,7 +166,7 @@ def test_unrated_games_are_skipped(seats, fields, skip):
         replaced=replaced,
     )
     Game.objects.filter(pk=game.pk).update(**fields)
-    ratings_hook.run(game.pk)
+    ratings_tasks.rate_game(game.pk)
     decision = RatedGame.objects.get(game=game)
     assert (decision.rated, decision.skipped) == (False, skip)
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
@@ -198,9 +195,9 @@ def test_running_and_lobby_games_are_not_decided():
 def test_rating_is_idempotent_when_the_task_is_delivered_twice():
     a, b, c = players(3)
     game = finished("felix", [a, b, c], [1, 2, 3], rate=False)
-    ratings_hook.run(game.pk)
+    ratings_tasks.rate_game(game.pk)
     first = list(Rating.objects.values_list("mu", "sigma", "games"))
-    ratings_hook.run(game.pk)
+    ratings_tasks.rate_game(game.pk)
     ratings.rate_game(game.pk)
     assert list(Rating.objects.values_list("mu", "sigma", "games")) == first
     assert RatingChange.objects.count() == 3
@@ -285,8 +282,8 @@ def test_two_games_finishing_together_for_the_same_player_both_count(transaction
     def rate(game_id):
         try:
             barrier.wait()
-            ratings_hook.run(game_id)
-            ratings_hook.run(game_id)  # and a redelivery
+            ratings_tasks.rate_game(game_id)
+            ratings_tasks.rate_game(game_id)  # and a redelivery
         except Exception as exc:  # pragma: no cover - reported below
             failures.append(exc)
         finally:

@@ -14,10 +14,11 @@ from urllib.parse import urlparse
 import pytest
 from django.db import close_old_connections, connection, connections
 
-from games import catalog, errors, services, tasks
+from games import catalog
 from games.computers import act
-from games.models import Game, GameStatus, Move
-from games.replay import matches_stored_state
+from games.play import errors, services, tasks
+from games.play.models import Game, GameStatus, Move
+from games.play.replay import matches_stored_state
 from tests.factories import PlayerFactory
 from tests.waiting import wait_until
 from tests.workers import WorkerProcess

@@ -3,8 +3,9 @@
 import pytest
 from django.utils import timezone
 
-from games import catalog, errors, services
-from games.models import Game, GameStatus, Move, Player, Seat
+from games import catalog
+from games.play import errors, services
+from games.play.models import AbortReason, Game, GameStatus, Move, Player, Seat
 from tests.factories import LeagueFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,7 @@ def test_one_open_game_per_chat(lobby):
     with pytest.raises(errors.ChatBusy):
         services.create_lobby(-7, "smoking_cat", PlayerFactory())
     assert Game.objects.filter(chat_id=-7).count() == 1
-    services.abort(game, "test")
+    services.abort(game)
     services.create_lobby(-7, "smoking_cat", anna)
 
 
@@ -172,10 +173,11 @@ def test_moves_in_lobby_or_after_the_end_are_refused(lobby):
     game, (anna,) = lobby("felix", humans=1, computers=2)
     with pytest.raises(errors.GameNotRunning):
         services.submit_move(game.pk, anna, "pass", "u1")
-    services.abort(game, "moderation")
+    services.abort(game, AbortReason.MODERATOR, "moderation")
     with pytest.raises(errors.GameOver):
         services.submit_move(game.pk, anna, "pass", "u2")
-    assert Game.objects.get(pk=game.pk).abort_reason == "moderation"
+    game = Game.objects.get(pk=game.pk)
+    assert (game.abort_reason, game.abort_note) == (AbortReason.MODERATOR, "moderation")
 
 
 def test_abort_rejects_pending_moves(lobby, run_on_commit):
@@ -183,11 +185,11 @@ def test_abort_rejects_pending_moves(lobby, run_on_commit):
     run_on_commit(services.start, game, anna)
     rules, state, seat = human_turn(game, anna)
     move = services.submit_move(game.pk, anna, rules.legal_actions(state, seat)[0], "k")
-    services.abort(game, "cheating")
+    services.abort(game, AbortReason.MODERATOR, "cheating")
     move.refresh_from_db()
     assert move.status == "rejected"
     with pytest.raises(errors.GameOver):
-        services.abort(game, "again")
+        services.abort(game, AbortReason.MODERATOR, "again")
 
 
 def test_replace_with_computer_mid_game_plays_on(lobby, run_on_commit):

@@ -7,8 +7,9 @@ import pytest
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import standings
-from games.models import RatedGame, Season
+from games.leagues.models import Season
+from games.ratings import standings
+from games.ratings.models import RatedGame
 from tests.web.seed import seed_league
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +95,7 @@ def test_season_standings_use_the_season_games_and_the_rating_at_its_end(s):
 def test_tied_ratings_share_a_place(s):
     # Bruno and Carla tied in g3 from different ratings; in a fresh league two players
     # who only ever tied each other share first place.
-    from games.models import League
+    from games.leagues.models import League
     from tests.web.seed import finished
 
     league = League.objects.create(name="Tie", slug="tie")

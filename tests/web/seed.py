@@ -10,8 +10,11 @@ from datetime import datetime, timedelta
 from django.test import TestCase
 from django.utils import timezone
 
-from games import catalog, ratings, services
-from games.models import Game, GameStatus, League, Player, Seat
+from games import catalog
+from games.leagues.models import League
+from games.play import services
+from games.play.models import AbortReason, Game, GameStatus, ModeratorMove, Player, Seat
+from games.ratings import service as ratings
 from tests.factories import LeagueFactory, PlayerFactory
 
 T0 = datetime(2026, 3, 2, 20, 0, tzinfo=timezone.get_fixed_timezone(0))
@@ -119,7 +122,7 @@ def smoking_cat_match(
         number = seat_of[player.pk]
         for _ in range(count):
             with _on_commit():
-                services.adjust_letter(game, number, +1, "seeded")
+                services.moderator_move(game, number, ModeratorMove.AWARD_LETTER, "seeded")
     return Game.objects.get(pk=game.pk)
 
 
@@ -151,7 +154,7 @@ def seed_league() -> Seeded:
     expected standings are worked out by hand in tests/games/test_standings.py."""
     from datetime import date
 
-    from games.models import Season
+    from games.leagues.models import Season
 
     s = Seeded()
     s.league = LeagueFactory(
@@ -190,7 +193,9 @@ def seed_league() -> Seeded:
     s.g6 = finished("bon_appetit", [a, b], [1, 2], [30, 10], league=L, at=day(4, 8))
     s.g7 = finished("felix", [a, b], [2, 1], [5, 9], league=s.other, at=day(4, 9))
     s.g8 = finished("felix", [c, d], [1, 2], rate=False, league=L, at=day(4, 10))
-    Game.objects.filter(pk=s.g8.pk).update(status="aborted", result=None, abort_reason="rain")
+    Game.objects.filter(pk=s.g8.pk).update(
+        status="aborted", result=None, abort_reason=AbortReason.MODERATOR, abort_note="rain"
+    )
     s.match = smoking_cat_match(L, [a, b, c, d], [2, 0, 1, 0])
     s.other_match = smoking_cat_match(s.other, players(4), [1, 1, 1, 1])
     return s

@@ -46,7 +46,7 @@ def test_admin_pages_refuse_anonymous(model, client, populated):
 
 
 def test_move_log_is_read_only(admin_client, populated):
-    from games.models import Move
+    from games.play.models import Move
 
     move = Move.objects.get()
     url = reverse("admin:games_move_change", args=[move.pk])

@@ -9,8 +9,10 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
-from games.models import Game, League, ModerationAction, Player, Season, Seat
+from games.leagues.models import League, Season
+from games.moderation.models import ModerationAction
+from games.play import services
+from games.play.models import Game, Player, Seat
 from tests.factories import LeagueFactory, PlayerFactory
 from tests.web.seed import _on_commit, finished, letters_of, players, smoking_cat_match
 
@@ -249,7 +251,7 @@ def test_league_is_edited_in_the_admin_with_seasons_chats_and_members(admin_clie
     assert list(league.seasons.values_list("name", flat=True)) == ["Spring"]
     assert list(league.chats.values_list("chat_id", flat=True)) == [-100123]
     assert list(league.members.values_list("player", flat=True)) == [anna.pk]
-    from games.leagues import league_for_chat
+    from games.leagues.services import league_for_chat
 
     assert league_for_chat(-100123) == league
 
@@ -294,7 +296,7 @@ def test_overlapping_or_backwards_seasons_are_refused(admin_client):
 
 
 def test_moving_a_finished_game_to_another_league_rebuilds_its_ratings(admin_client):
-    from games.models import Rating
+    from games.ratings.models import Rating
 
     a, b = players(2)
     old, new = LeagueFactory(), LeagueFactory()

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.models import League
+from games.leagues.models import League
 from tests.factories import PlayerFactory
 from tests.web.seed import T0, finished, played, players, smoking_cat_match
 
@@ -106,7 +106,7 @@ def test_running_replay_shows_only_the_public_view(client, db):
 
 
 def test_lobby_game_has_no_replay(client, db):
-    from games import services
+    from games.play import services
 
     lobby = services.create_lobby(-9, "felix", PlayerFactory())
     html = client.get(reverse("web:game", args=[lobby.pk])).content.decode()

@@ -17,6 +17,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from games.play.tasks import sweep
+
 
 class Command(BaseCommand):
     help = "Migrate, create an admin, and run the site (and the bot when a token is set)."
@@ -58,8 +60,6 @@ class Command(BaseCommand):
     @staticmethod
     def sweep_forever():
         """In-process stand-in for Celery beat: pending moves and deadlines are swept."""
-        from games.tasks import sweep
-
         while True:
             time.sleep(settings.CELERY_BEAT_SCHEDULE["sweep"]["schedule"])
             try:

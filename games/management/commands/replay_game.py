@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.models import Game
-from games.replay import applied_moves, matches_stored_state
+from games.play.models import Game
+from games.play.replay import applied_moves, matches_stored_state
 
 
 class Command(BaseCommand):

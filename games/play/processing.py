@@ -8,7 +8,10 @@ that talks to the outside world (front-end updates, timers, ratings) runs after 
 
 Deadlines are acted on by the periodic sweep, which passes the version it saw: if the game
 has moved on by the time the processor holds the lock, it does nothing (lichess's round
-module re-checks the same way). No per-move timer task is queued: with Redis, ETA tasks sit
+module re-checks the same way). A table with automatic moves (``Game.auto_play``) gets a
+short deadline when a human's only legal action is forced, and the same path plays it.
+
+No per-move timer task is queued: with Redis, ETA tasks sit
 unacknowledged in workers and come back after the visibility timeout, and one indexed query
 every couple of seconds finds every overdue game anyway.
 """
@@ -25,10 +28,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import catalog
 from games.computers import act
 from games.engines import IllegalAction
-from games.models import Game, GameStatus, Move, MoveSource, MoveStatus, Seat
+from games.play import finish
+from games.play.models import Game, GameStatus, ModeratorMove, Move, MoveSource, MoveStatus, Seat
+from games.play.result import Result
+from games.play.signals import game_updated
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +42,7 @@ MAX_COMPUTER_ACTIONS = 5_000
 
 
 @dataclass
-class Outcome:
+class StepReport:
     """What one processing step did (for callers and tests)."""
 
     game_id: int
@@ -49,7 +54,7 @@ class Outcome:
     deadline_changed: bool = False
 
 
-def process(game_id: int, *, timeout_version: int | None = None) -> Outcome | None:
+def process(game_id: int, *, timeout_version: int | None = None) -> StepReport | None:
     """Apply what is pending for a game. ``timeout_version``: a turn timer set at that
     version has fired; it acts only if the game is still at that version and overdue."""
     with transaction.atomic():
@@ -61,27 +66,32 @@ def process(game_id: int, *, timeout_version: int | None = None) -> Outcome | No
         pending = list(Move.objects.filter(game_id=game_id, status=MoveStatus.PENDING))
         if game.status != GameStatus.RUNNING:
             _reject_all(pending, _("The game is over."))
-            return Outcome(game_id, version=game.version, rejected=len(pending))
+            return StepReport(game_id, version=game.version, rejected=len(pending))
         step = Step(game)
+        # Registered first so that the front-ends hear of the move before anyone hears of
+        # the game's end (``finish`` registers its own announcement while saving).
+        transaction.on_commit(lambda: after_commit(game, step.report))
         step.apply_pending(pending)
         if timeout_version is not None and step.overdue(timeout_version):
             step.time_out()
         step.run_computers()
         step.save(pending)
-        outcome = step.outcome
-        transaction.on_commit(lambda: after_commit(game, outcome))
-    return outcome
+    return step.report
+
+
+LETTER_DELTAS = {ModeratorMove.AWARD_LETTER: +1, ModeratorMove.REMOVE_LETTER: -1}
 
 
 def apply_move(rules, state, move: Move) -> list[dict]:
     """Apply one recorded move to an engine state: the one way moves are applied, by the
-    processor and by replays alike. A moderator's move adjusts Smoking Cat letters (S17)."""
+    processor and by replays alike. A moderator's move is typed (``ModeratorMove``): it
+    adjusts the letters of a game that has them (S17)."""
     if move.source != MoveSource.MODERATOR:
         return rules.apply(state, move.seat, move.action)
-    kind, _sep, delta = move.action.partition(":")
-    if kind != "letter" or delta not in ("+1", "-1") or not hasattr(rules, "adjust_letters"):
+    delta = LETTER_DELTAS.get(move.action)
+    if delta is None or not hasattr(rules, "adjust_letters"):
         raise IllegalAction(f"Moderators cannot {move.action!r} in this game.")
-    return rules.adjust_letters(state, move.seat, int(delta), move.note)
+    return rules.adjust_letters(state, move.seat, delta, move.note)
 
 
 class Step:
@@ -89,14 +99,15 @@ class Step:
 
     def __init__(self, game: Game):
         self.game = game
-        self.rules = catalog.get(game.game_type).rules
+        self.kind = game.kind
+        self.rules = self.kind.rules
         self.state = self.rules.load(game.state)
         self.seats = {s.number: s for s in Seat.objects.filter(game_id=game.pk)}
         self.start_version = game.version
         self.now = timezone.now()
         self.new_moves: list[Move] = []
         self.changed_seats: set[int] = set()
-        self.outcome = Outcome(game.pk, version=game.version)
+        self.report = StepReport(game.pk, version=game.version)
         self.deadline_before = game.deadline
 
     # -- applying ------------------------------------------------------------------------
@@ -107,20 +118,20 @@ class Step:
             seat = self.seats.get(move.seat)
             if seat is None or (seat.is_computer and move.source == MoveSource.HUMAN):
                 move.status, move.reason = MoveStatus.REJECTED, _("A computer plays this seat.")
-                self.outcome.rejected += 1
+                self.report.rejected += 1
                 continue
             seen = (move.seat, move.seen_version)
             if move.source == MoveSource.HUMAN and seen in acted:
                 # The seat already acted on the table it saw: a second tap of a button
                 # that is still legal (another flip, another "more") is not a new decision.
                 move.status, move.reason = MoveStatus.REJECTED, _("This button is out of date.")
-                self.outcome.rejected += 1
+                self.report.rejected += 1
                 continue
             try:
                 events = apply_move(self.rules, self.state, move)
             except IllegalAction as exc:
                 move.status, move.reason = MoveStatus.REJECTED, str(exc)
-                self.outcome.rejected += 1
+                self.report.rejected += 1
                 continue
             self._applied(move, events)
             if move.seen_version is not None:
@@ -148,24 +159,25 @@ class Step:
         return set(rows)
 
     def _applied(self, move: Move, events: list[dict]) -> None:
-        self.outcome.version += 1
-        self.outcome.applied += 1
-        move.seq = self.outcome.version
+        self.report.version += 1
+        self.report.applied += 1
+        move.seq = self.report.version
         move.status = MoveStatus.APPLIED
         move.events = events
-        self.outcome.events.extend(events)
+        self.report.events.extend(events)
 
     def _play_for(self, number: int, source: str, strategy: str) -> None:
         # Seeded by the game and the version, so a rerun picks the same move; the move is
         # recorded either way, so replays never depend on this RNG.
-        rng = random.Random(f"{self.game.seed}:{self.outcome.version}:{number}")
-        action = act(
-            self.rules, self.state, number, catalog.get(self.game.game_type).strategy(strategy), rng
-        )
+        rng = random.Random(f"{self.game.seed}:{self.report.version}:{number}")
+        action = act(self.rules, self.state, number, self.kind.strategy(strategy), rng)
+        self._record(number, action, source)
+
+    def _record(self, number: int, action: str, source: str) -> None:
         events = self.rules.apply(self.state, number, action)
         move = Move(
             game_id=self.game.pk,
-            key=f"{source}:{self.outcome.version + 1}:{number}",
+            key=f"{source}:{self.report.version + 1}:{number}",
             seat=number,
             action=action,
             source=source,
@@ -177,23 +189,41 @@ class Step:
     # -- timers and computers ------------------------------------------------------------
     def overdue(self, timeout_version: int) -> bool:
         return (
-            self.outcome.version == timeout_version
+            self.report.version == timeout_version
             and self.game.deadline is not None
             and self.game.deadline <= self.now
         )
 
+    def forced(self) -> dict[int, str]:
+        """The humans to act whose only legal action the table plays for them
+        (``Game.auto_play``), by seat."""
+        if not self.game.auto_play:
+            return {}
+        out = {}
+        for number in self.rules.to_act(self.state):
+            if not self.seats[number].is_computer:
+                legal = self.rules.legal_actions(self.state, number)
+                if len(legal) == 1:
+                    out[number] = legal[0]
+        return out
+
     def time_out(self) -> None:
-        """The deadline passed: a computer plays each waiting human's move for this turn;
-        after too many timeouts in a row, the seat is handed to a computer for good."""
+        """The deadline passed: a forced move is played for its seat (a table with automatic
+        moves); otherwise a computer plays each waiting human's move for this turn, and
+        after too many timeouts in a row the seat is handed to a computer for good."""
+        forced = self.forced()
         for number in self.rules.to_act(self.state):
             seat = self.seats[number]
             if seat.is_computer:
                 continue
-            self._play_for(number, MoveSource.TIMEOUT, "heuristic")
+            if number in forced:
+                self._record(number, forced[number], MoveSource.AUTO)
+                continue
+            self._play_for(number, MoveSource.TIMEOUT, self.kind.default_strategy)
             seat.timeouts += 1
             if seat.timeouts >= settings.TIMEOUTS_BEFORE_COMPUTER:
                 seat.replaced_by_computer = True
-                seat.strategy = seat.strategy or "heuristic"
+                seat.strategy = seat.strategy or self.kind.default_strategy
             self.changed_seats.add(number)
 
     def run_computers(self) -> None:
@@ -206,27 +236,28 @@ class Step:
                 self._play_for(number, MoveSource.COMPUTER, self.seats[number].strategy)
         log.error("game %s: computers did not stop acting", self.game.pk)
 
+    def turn_time(self) -> timedelta:
+        if self.forced():
+            return timedelta(seconds=settings.AUTO_PLAY_SECONDS)
+        return timedelta(seconds=self.game.turn_seconds or 60)
+
     # -- storing -------------------------------------------------------------------------
     def save(self, pending: list[Move]) -> None:
-        game, outcome = self.game, self.outcome
+        game, report = self.game, self.report
         result = self.rules.outcome(self.state)
         update = ["version", "state", "deadline", "updated_at"]
-        if outcome.version != self.start_version:
+        if report.version != self.start_version:
             game.state = self.rules.dump(self.state)
-            game.version = outcome.version
+            game.version = report.version
         if result is not None:
-            game.status = GameStatus.FINISHED
-            game.result = result
-            game.finished_at = self.now
-            game.deadline = None
-            outcome.finished = True
-            update += ["status", "result", "finished_at"]
+            update += finish.finish(game, Result.from_json(result), self.now)
+            report.finished = True
         elif any(not self.seats[n].is_computer for n in self.rules.to_act(self.state)):
-            if game.deadline is None or outcome.version != self.start_version:
-                game.deadline = self.now + timedelta(seconds=game.turn_seconds or 60)
+            if game.deadline is None or report.version != self.start_version:
+                game.deadline = self.now + self.turn_time()
         else:
             game.deadline = None
-        outcome.deadline_changed = game.deadline != self.deadline_before
+        report.deadline_changed = game.deadline != self.deadline_before
         game.save(update_fields=update)
         _store(pending, ["status", "seq", "reason", "events", "processed_at"])
         if self.new_moves:
@@ -259,16 +290,8 @@ def _store(moves: list[Move], fields: list[str]) -> None:
         Move.objects.filter(pk=move.pk).update(**{f: getattr(move, f) for f in fields})
 
 
-def after_commit(game: Game, outcome: Outcome) -> None:
-    from games import tasks
-    from games.signals import game_finished, game_updated
-
-    if outcome.version != game.version:  # pragma: no cover - guarded by construction
-        log.error("game %s: version mismatch after commit", game.pk)
-    if outcome.applied or outcome.rejected or outcome.deadline_changed:
+def after_commit(game: Game, report: StepReport) -> None:
+    if report.applied or report.rejected or report.deadline_changed:
         game_updated.send(
-            sender=Game, game_id=game.pk, version=outcome.version, events=outcome.events
+            sender=Game, game_id=game.pk, version=report.version, events=report.events
         )
-    if outcome.finished:
-        game_finished.send(sender=Game, game_id=game.pk)
-        tasks.schedule(tasks.game_finished, game.pk)

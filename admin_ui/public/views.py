@@ -10,20 +10,13 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games import standings
-from games.models import (
-    Game,
-    GameStatus,
-    GameType,
-    League,
-    LeagueMember,
-    Player,
-    RatedGame,
-    RatingChange,
-)
+from games import catalog
+from games.leagues.models import League, LeagueMember
+from games.play.models import Game, GameStatus, Player
+from games.ratings import standings
+from games.ratings.models import RatedGame, RatingChange
 
 from . import replay
-from .rules_book import INTERPRETATIONS
 
 RECENT = 10
 
@@ -59,8 +52,8 @@ def _leagues():
 def rules(request):
     """How catclub reads each game's rule book (the clauses the rules mark Interpretation)."""
     games = [
-        {"slug": slug, "name": GameType(slug).label, "clauses": INTERPRETATIONS[slug]}
-        for slug in GameType.values
+        {"slug": kind.slug, "name": kind.name, "clauses": kind.interpretations}
+        for kind in catalog.all_games()
     ]
     return render(request, "web/rules.html", {"games": games})
 
@@ -130,7 +123,7 @@ def game_detail(request, pk: int):
         "replay_meta": {
             "seats": [{"number": s.number, "name": s.name} for s in seats],
             "labels": {k: str(v) for k, v in replay.LABELS.items()},
-            "events": {k: str(v) for k, v in replay.EVENT_LABELS.items()},
+            "events": {k: str(v) for k, v in game.kind.event_labels.items()},
         },
         "running": game.status == GameStatus.RUNNING,
         "ended": game.status in replay.ENDED,

@@ -7,7 +7,7 @@ from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.catalog import slugs
+from games import catalog
 
 game_word_validator = RegexValidator(
     r"^[^\W\d_]{3,12}$", _("The game word has 3 to 12 letters and nothing else.")
@@ -15,7 +15,7 @@ game_word_validator = RegexValidator(
 
 
 def all_game_types() -> list[str]:
-    return list(slugs())
+    return list(catalog.slugs())
 
 
 class League(models.Model):
@@ -66,14 +66,14 @@ class League(models.Model):
     def save(self, *args, **kwargs):
         self.game_word = self.game_word.strip().upper()
         # Kept in the engines' order, without repeats, so comparisons stay simple.
-        self.game_types = [t for t in slugs() if t in (self.game_types or [])]
+        self.game_types = [t for t in catalog.slugs() if t in (self.game_types or [])]
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
         super().clean()
         self.game_word = (self.game_word or "").strip().upper()
         types = self.game_types if isinstance(self.game_types, list) else None
-        if not types or any(t not in slugs() for t in types):
+        if not types or any(t not in catalog.slugs() for t in types):
             raise ValidationError({"game_types": _("Choose at least one game.")})
 
     def counts(self, game_type: str) -> bool:

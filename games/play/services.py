@@ -1,20 +1,37 @@
 """What the front-ends may do to games. Nothing outside ``games/`` changes a game.
 
-Every function validates its input and raises a ``games.errors.GameError`` (translatable,
-with a stable code) for bad input, changing nothing. Moves are recorded as pending rows
-and applied by the game processor (``games.processing``) after the transaction commits.
+Every function validates its input and raises a ``games.play.errors.GameError``
+(translatable, with a stable code) for bad input, changing nothing. Moves are recorded as
+pending rows and applied by the game processor (``games.play.processing``, queued by
+``games.play.tasks.enqueue``) after the transaction commits.
 """
 
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import catalog, errors
-from games.models import Game, GameStatus, Language, LeagueChat, Move, MoveSource, Player, Seat
+from games import catalog
+from games.languages import Language, from_telegram
+from games.play import errors, finish
+from games.play.finish import notify
+from games.play.models import (
+    OPEN_STATUSES,
+    AbortReason,
+    Game,
+    GameStatus,
+    ModeratorMove,
+    Move,
+    MoveSource,
+    Player,
+    Seat,
+)
+from games.play.table import Table
+from games.play.tasks import enqueue
 
 
 # --- Players --------------------------------------------------------------------------
@@ -25,7 +42,7 @@ def player_from_telegram(
     defaults = {"display_name": display_name[:128] or str(telegram_id), "username": username or ""}
     player, created = Player.objects.get_or_create(
         telegram_id=telegram_id,
-        defaults={**defaults, "language": Language.from_telegram(language_code)},
+        defaults={**defaults, "language": from_telegram(language_code)},
     )
     if not created and (player.display_name, player.username) != (
         defaults["display_name"],
@@ -67,8 +84,11 @@ def create_lobby(
     league=None,
     options: dict | None = None,
     turn_seconds: int | None = None,
+    auto_play: bool = False,
 ) -> Game:
-    """Open a lobby in a chat, with its creator seated. One open game per chat."""
+    """Open a lobby in a chat, with its creator seated. One open game per chat.
+    ``auto_play``: the table plays a human's move when it is the only one (in the games
+    whose catalog entry allows it)."""
     if game_type not in catalog.slugs():
         raise errors.UnknownGameType()
     check_not_banned(creator)
@@ -81,10 +101,11 @@ def create_lobby(
                 created_by=creator,
                 options=options or {},
                 turn_seconds=turn_seconds,
+                auto_play=auto_play and catalog.get(game_type).auto_play,
             )
             Seat.objects.create(game=game, number=0, player=creator)
     except IntegrityError as exc:
-        if Game.objects.filter(chat_id=chat_id, status__in=["lobby", "running"]).exists():
+        if Game.objects.filter(chat_id=chat_id, status__in=OPEN_STATUSES).exists():
             raise errors.ChatBusy() from exc
         raise
     notify(game)
@@ -92,7 +113,7 @@ def create_lobby(
 
 
 def open_game(chat_id: int) -> Game | None:
-    return Game.objects.filter(chat_id=chat_id, status__in=["lobby", "running"]).first()
+    return Game.objects.filter(chat_id=chat_id, status__in=OPEN_STATUSES).first()
 
 
 def _lock_lobby(game_id: int) -> Game:
@@ -109,7 +130,7 @@ def join(game: Game, player: Player) -> Seat:
         seats = list(game.seats.all())
         if any(s.player_id == player.pk for s in seats):
             raise errors.AlreadySeated()
-        if len(seats) >= catalog.get(game.game_type).rules.max_players:
+        if len(seats) >= game.kind.rules.max_players:
             raise errors.TableFull()
         seat = Seat.objects.create(game=game, number=_next_number(seats), player=player)
     notify(game)
@@ -124,17 +145,18 @@ def leave(game: Game, player: Player) -> None:
             raise errors.NotSeated()
         if not game.seats.filter(player__isnull=False).exists():
             # The last human left: nobody is there to start it.
-            _close(game, GameStatus.ABORTED, reason="everyone left")
+            finish.abort(game, AbortReason.EVERYONE_LEFT)
     notify(game)
 
 
-def add_computer(game: Game, strategy: str = "heuristic") -> Seat:
-    if strategy not in catalog.get(game.game_type).strategies():
+def add_computer(game: Game, strategy: str | None = None) -> Seat:
+    strategy = strategy or game.kind.default_strategy
+    if strategy not in game.kind.strategies():
         raise errors.GameError()
     with transaction.atomic():
         game = _lock_lobby(game.pk)
         seats = list(game.seats.all())
-        if len(seats) >= catalog.get(game.game_type).rules.max_players:
+        if len(seats) >= game.kind.rules.max_players:
             raise errors.TableFull()
         seat = Seat.objects.create(
             game=game, number=_next_number(seats), player=None, strategy=strategy
@@ -171,7 +193,7 @@ def start(game: Game, by: Player | None = None, *, is_chat_admin: bool = False) 
     with transaction.atomic():
         game = _lock_lobby(game.pk)
         _check_may_manage(game, by, is_chat_admin)
-        rules = catalog.get(game.game_type).rules
+        rules = game.kind.rules
         seats = list(game.seats.select_related("player"))
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise errors.NotEnoughPlayers(min=rules.min_players, max=rules.max_players)
@@ -189,15 +211,18 @@ def start(game: Game, by: Player | None = None, *, is_chat_admin: bool = False) 
         Seat.objects.bulk_update(seats, ["number"])
 
         options = dict(game.options)
-        if game.game_type == "smoking_cat" and game.league_id and "word" not in options:
-            options["word"] = game.league.game_word  # S15: the word of the league at start
+        if game.league_id:
+            # e.g. S15: a Smoking Cat match plays for the word its league has at the start.
+            for option, field in game.kind.league_options.items():
+                options.setdefault(option, getattr(game.league, field))
         game.options = options
         game.seed = secrets.randbits(62)
         game.state = rules.dump(rules.setup(len(seats), game.seed, options))
         game.turn_seconds = (
             game.turn_seconds
             or (game.league.turn_seconds if game.league_id else None)
-            or settings.TURN_SECONDS[game.game_type]
+            or settings.TURN_SECONDS.get(game.game_type)
+            or game.kind.turn_seconds
         )
         game.status = GameStatus.RUNNING
         game.started_at = timezone.now()
@@ -268,75 +293,78 @@ def submit_move(
 def _check_legal(game: Game, number: int, action: str, seen_version: int | None) -> None:
     """Refuse at once what cannot be legal on the current table. The processor has the
     last word: a move that passes here may still lose a race and be rejected there."""
-    rules = catalog.get(game.game_type).rules
-    state = rules.load(game.state)
+    table = Table(game)
     stale = seen_version is not None and seen_version != game.version
-    if number not in rules.to_act(state):
+    if number not in table.to_act():
         raise errors.StaleButton() if stale else errors.NotYourTurn()
-    if action not in rules.legal_actions(state, number):
+    if action not in table.legal(number):
         raise errors.StaleButton() if stale else errors.UnknownAction()
 
 
-def enqueue(game_id: int) -> None:
-    """Queue the game's processor. A broker that is down loses nothing: the moves wait in
-    the database and the periodic sweep queues them again."""
-    from games.tasks import process_game, schedule
-
-    schedule(process_game, game_id)
-
-
 # --- Moderation -----------------------------------------------------------------------
-def abort(game: Game, reason: str = "", by: Player | None = None, *, is_chat_admin=False) -> Game:
+def abort(
+    game: Game,
+    reason: AbortReason = AbortReason.CANCELLED,
+    note: str = "",
+    by: Player | None = None,
+    *,
+    is_chat_admin: bool = False,
+) -> Game:
+    """End an open game without a result: its creator or a chat administrator cancels it
+    (``by``), or a moderator aborts it (``by=None``, with a note)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if not game.is_open:
             raise errors.GameOver()
         _check_may_manage(game, by, is_chat_admin)
-        _close(game, GameStatus.ABORTED, reason=reason)
-    notify(game)
+        finish.abort(game, reason, note)
     return game
 
 
-def _close(game: Game, status: str, reason: str = "") -> None:
-    now = timezone.now()
-    game.status = status
-    game.abort_reason = reason
-    game.deadline = None
-    game.finished_at = now
-    game.started_at = game.started_at or now
-    game.save(update_fields=["status", "abort_reason", "deadline", "finished_at", "started_at"])
-    game.moves.filter(status="pending").update(
-        status="rejected", reason=str(errors.GameOver.message), processed_at=now
-    )
-
-
-def adjust_letter(game: Game, number: int, delta: int, reason: str) -> Move:
-    """S17: a moderator awards (+1) or removes (-1) a Smoking Cat letter, with a reason.
+def moderator_move(game: Game, number: int, move: ModeratorMove, reason: str) -> Move:
+    """A moderator's typed move on a seat (S17: award or remove a letter), with a reason.
     Recorded in the move log like any move, so the game still replays exactly."""
-    if game.game_type != "smoking_cat":
+    move = ModeratorMove(move)
+    if not Table(game).takes_letters:
         raise errors.WrongGame()
-    if delta not in (1, -1) or not reason.strip():
+    if not reason.strip():
         raise errors.UnknownAction()
     if game.status != GameStatus.RUNNING:
         raise errors.GameOver()
     if not game.seats.filter(number=number).exists():
         raise errors.NotSeated()
-    move = Move.objects.create(
+    recorded = Move.objects.create(
         game=game,
         key=f"moderator:{secrets.token_hex(8)}",
         seat=number,
-        action=f"letter:{delta:+d}",
+        action=move.value,
         source=MoveSource.MODERATOR,
         note=reason.strip(),
     )
     transaction.on_commit(lambda: enqueue(game.pk))
-    return move
+    return recorded
+
+
+def set_auto_play(chat_id: int, on: bool) -> None:
+    """A chat switched automatic moves on or off: its open game follows (in the games
+    whose catalog entry allows them); a forced move waiting now is played shortly."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(chat_id=chat_id, status__in=OPEN_STATUSES)
+        game = game.first()
+        if game is None or not game.kind.auto_play or game.auto_play == on:
+            return
+        game.auto_play = on
+        fields = ["auto_play"]
+        if on and game.status == GameStatus.RUNNING:
+            game.deadline = timezone.now() + timedelta(seconds=settings.AUTO_PLAY_SECONDS)
+            fields.append("deadline")
+        game.save(update_fields=fields)
 
 
 def replace_with_computer(
     game: Game,
     number: int,
-    strategy: str = "heuristic",
+    strategy: str | None = None,
     *,
     by: Player | None = None,
     is_chat_admin: bool = False,
@@ -344,7 +372,8 @@ def replace_with_computer(
     """Hand a seat to a computer for the rest of the game (a moderator's or the timer's
     decision, ``by=None``); in a lobby, the creator or a chat administrator swaps a player
     who cannot be reached for a computer."""
-    if strategy not in catalog.get(game.game_type).strategies():
+    strategy = strategy or game.kind.default_strategy
+    if strategy not in game.kind.strategies():
         raise errors.GameError()
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
@@ -366,24 +395,11 @@ def replace_with_computer(
     return seat
 
 
-def expire_lobbies() -> int:
-    """Abort lobbies left open longer than ``LOBBY_TTL``."""
-    cutoff = timezone.now() - settings.LOBBY_TTL
-    expired = 0
-    for game in Game.objects.filter(status=GameStatus.LOBBY, created_at__lt=cutoff):
-        with transaction.atomic():
-            locked = Game.objects.select_for_update().get(pk=game.pk)
-            if locked.status == GameStatus.LOBBY:
-                _close(locked, GameStatus.ABORTED, reason="expired")
-                expired += 1
-        notify(game)
-    return expired
-
-
 def move_chat(old_chat_id: int, new_chat_id: int) -> list[int]:
     """A Telegram group upgraded to a supergroup lives on under a new chat id: its games
-    and its league link follow it. Returns the open games that moved; a second call (both
-    chats announce the move) finds nothing left to move.
+    follow it (its league link: ``games.leagues.services.move_chat_link``). Returns the
+    open games that moved; a second call (both chats announce the move) finds nothing left
+    to move.
 
     The new chat can only hold an open game of its own if someone started one there before
     the move was announced; then that one stands and the old chat's open game is closed.
@@ -395,24 +411,6 @@ def move_chat(old_chat_id: int, new_chat_id: int) -> list[int]:
         if open_game(new_chat_id) is not None:
             for game in moving:
                 if game.is_open:
-                    _close(game, GameStatus.ABORTED, reason="moved")
-                    notify(game)
+                    finish.abort(game, AbortReason.MOVED)
         Game.objects.filter(pk__in=[g.pk for g in moving]).update(chat_id=new_chat_id)
-        link = LeagueChat.objects.filter(chat_id=old_chat_id).first()
-        if link is not None:
-            if LeagueChat.objects.filter(chat_id=new_chat_id).exists():
-                link.delete()  # the new chat was linked on its own: that link stands
-            else:
-                link.chat_id = new_chat_id
-                link.save(update_fields=["chat_id"])
     return [g.pk for g in moving if g.is_open]
-
-
-def notify(game: Game) -> None:
-    """Tell the front-ends that a game changed (after commit)."""
-    from games.signals import game_updated
-
-    game_id = game.pk
-    transaction.on_commit(
-        lambda: game_updated.send(sender=Game, game_id=game_id, version=None, events=[])
-    )

@@ -13,17 +13,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import catalog
-from games.models import (
-    Game,
-    GameStatus,
-    GameType,
-    League,
-    Player,
-    Rating,
-    RatingChange,
-    Season,
-    Seat,
-)
+from games.leagues.models import League, Season
+from games.play.models import ENDED_STATUSES, Game, GameStatus, Player, Seat
+from games.play.table import Table
+from games.ratings.models import Rating, RatingChange
 
 
 @dataclass
@@ -97,7 +90,7 @@ def table(league: League, game_type: str, season: Season | None = None) -> list[
 
 def tables(league: League, season: Season | None = None) -> list[tuple[str, str, list[Row]]]:
     """(game type, its name, standings) for every game the league counts."""
-    labels = dict(GameType.choices)
+    labels = dict(catalog.choices())
     return [(t, labels[t], table(league, t, season)) for t in league.game_types]
 
 
@@ -147,8 +140,7 @@ def computer_name(seat: Seat) -> str:
 
 
 def seat_lines(game: Game) -> list[SeatLine]:
-    result = game.result or {}
-    ranks, scores = result.get("ranks") or [], result.get("scores") or []
+    result = game.outcome
     lines = []
     for seat in game.seats.all():  # prefetched
         n = seat.number
@@ -158,8 +150,8 @@ def seat_lines(game: Game) -> list[SeatLine]:
                 name=seat.player.display_name if seat.player_id else computer_name(seat),
                 player_id=seat.player_id,
                 is_computer=seat.is_computer,
-                rank=ranks[n] if n < len(ranks) else None,
-                score=scores[n] if n < len(scores) else None,
+                rank=result.ranks[n] if result and n < result.n_seats else None,
+                score=result.score(n) if result else None,
             )
         )
     return lines
@@ -169,7 +161,7 @@ def recent_games(
     *, league: League | None = None, player: Player | None = None, limit: int = 10
 ) -> list[GameLine]:
     """The latest finished or aborted games, with their seats and results."""
-    games = Game.objects.filter(status__in=[GameStatus.FINISHED, GameStatus.ABORTED])
+    games = Game.objects.filter(status__in=ENDED_STATUSES)
     if league is not None:
         games = games.filter(league=league)
     if player is not None:
@@ -180,20 +172,18 @@ def recent_games(
 
 
 def running_matches(league: League) -> list[GameLine]:
-    """The league's Smoking Cat matches in progress, with each player's letters (the
-    public view: what anyone at the table can see)."""
-    rules = catalog.get(GameType.SMOKING_CAT).rules
+    """The league's matches in progress that are played for letters (Smoking Cat), with
+    each player's letters (the public view: what anyone at the table can see)."""
+    lettered = [kind.slug for kind in catalog.all_games() if kind.plays_for_letters]
     games = (
-        Game.objects.filter(
-            league=league, game_type=GameType.SMOKING_CAT, status=GameStatus.RUNNING
-        )
+        Game.objects.filter(league=league, game_type__in=lettered, status=GameStatus.RUNNING)
         .exclude(state__isnull=True)
         .prefetch_related(seats_prefetch())
         .order_by("started_at", "pk")
     )
     out = []
     for game in games:
-        view = rules.view(rules.load(game.state), None)
+        view = Table(game).view(None)
         letters = view.get("letters") or []
         lines = seat_lines(game)
         for line in lines:
@@ -217,7 +207,7 @@ HISTORY_POINTS = 300  # per series: enough for a chart, bounded for the page
 
 def history(player: Player, ratings: list[Rating] | None = None) -> list[dict]:
     """The rating-history series of a player: one per rating, oldest point first."""
-    labels = dict(GameType.choices)
+    labels = dict(catalog.choices())
     ratings = player_ratings(player) if ratings is None else ratings
     by_rating: dict[int, list] = {r.pk: [] for r in ratings}
     changes = (

@@ -1,5 +1,6 @@
 """Moderator actions, as services: each checks the moderator's permission and its input,
-does its work through ``games.services`` (so games change only the one way they change),
+does its work through ``games.play.services`` (so games change only the one way they
+change),
 and writes an audit record (who, what, when, why) in the same transaction.
 
 Permissions (granted per staff account or group in the admin) live on the audit model:
@@ -17,16 +18,19 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import catalog, errors, services
-from games.models import (
+from games.moderation.models import ModerationAction, ModerationKind
+from games.play import errors, services
+from games.play.models import (
+    OPEN_STATUSES,
+    AbortReason,
     Game,
     GameStatus,
-    GameType,
-    ModerationAction,
-    ModerationKind,
+    ModeratorMove,
     Player,
     Seat,
 )
+from games.play.table import Table
+from games.ratings import service as ratings
 
 log = logging.getLogger(__name__)
 
@@ -135,9 +139,9 @@ def ban(player: Player, *, by, reason: str, until: datetime | None = None) -> Mo
 
 def _remove_from_open_games(player: Player) -> tuple[list[list[int]], list[int]]:
     handed, left = [], []
-    seats = Seat.objects.filter(
-        player=player, game__status__in=[GameStatus.LOBBY, GameStatus.RUNNING]
-    ).select_related("game")
+    seats = Seat.objects.filter(player=player, game__status__in=OPEN_STATUSES).select_related(
+        "game"
+    )
     for seat in seats:
         game = seat.game
         try:
@@ -180,12 +184,12 @@ def abort(game: Game, *, by, reason: str) -> ModerationAction:
     """Abort an open game with a reason; the bot announces it in the chat."""
     reason = _check(by, ModerationKind.ABORT, reason)
     with transaction.atomic():
-        game = services.abort(game, reason=reason)
+        game = services.abort(game, AbortReason.MODERATOR, note=reason)
         return _record(by, ModerationKind.ABORT, reason, game=game, details={"status": game.status})
 
 
 def seat_to_computer(
-    game: Game, number: int, *, by, reason: str, strategy: str = "heuristic"
+    game: Game, number: int, *, by, reason: str, strategy: str | None = None
 ) -> ModerationAction:
     """Hand a player's seat to a computer for the rest of the game."""
     reason = _check(by, ModerationKind.SEAT_TO_COMPUTER, reason)
@@ -196,6 +200,7 @@ def seat_to_computer(
         if seat.is_computer:
             raise SeatIsComputer(seat=number)
         player = seat.player
+        strategy = strategy or game.kind.default_strategy
         services.replace_with_computer(game, number, strategy)
         return _record(
             by,
@@ -243,40 +248,41 @@ def unflag_not_rated(game: Game, *, by, reason: str) -> ModerationAction:
 
 
 def _redecide(game: Game) -> None:
-    from games import ratings
-
     if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
         ratings.redecide(game)
 
 
 # --- Smoking Cat letters (S17) -----------------------------------------------------------
 def award_letter(game: Game, number: int, *, by, reason: str) -> ModerationAction:
-    return _adjust_letter(game, number, +1, by=by, reason=reason)
+    return _adjust_letter(game, number, ModeratorMove.AWARD_LETTER, by=by, reason=reason)
 
 
 def remove_letter(game: Game, number: int, *, by, reason: str) -> ModerationAction:
-    return _adjust_letter(game, number, -1, by=by, reason=reason)
+    return _adjust_letter(game, number, ModeratorMove.REMOVE_LETTER, by=by, reason=reason)
 
 
-def _adjust_letter(game: Game, number: int, delta: int, *, by, reason: str) -> ModerationAction:
+def _adjust_letter(
+    game: Game, number: int, move: ModeratorMove, *, by, reason: str
+) -> ModerationAction:
     """S17: record a moderator's letter move; the game processor applies it (a completed
     word ends the match as usual) and the bot announces it from the move's events."""
-    kind = ModerationKind.AWARD_LETTER if delta > 0 else ModerationKind.REMOVE_LETTER
+    award = move == ModeratorMove.AWARD_LETTER
+    kind = ModerationKind.AWARD_LETTER if award else ModerationKind.REMOVE_LETTER
     reason = _check(by, kind, reason)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.game_type != GameType.SMOKING_CAT or game.status != GameStatus.RUNNING:
+        table = Table(game)
+        if not table.takes_letters or game.status != GameStatus.RUNNING:
             raise NotAMatch()
         seat = Seat.objects.select_related("player").filter(game=game, number=number).first()
         if seat is None:
             raise errors.NotSeated()
-        rules = catalog.get(game.game_type).rules
-        view = rules.view(rules.load(game.state), None)
+        view = table.view(None)
         word, before = view["word"], view["letters"][number]
-        if delta < 0 and not before:
+        if not award and not before:
             raise NoLetter(seat=number)
-        letter = word[len(before)] if delta > 0 else before[-1]
-        move = services.adjust_letter(game, number, delta, reason)
+        letter = word[len(before)] if award else before[-1]
+        recorded = services.moderator_move(game, number, move, reason)
         return _record(
             by,
             kind,
@@ -284,5 +290,5 @@ def _adjust_letter(game: Game, number: int, delta: int, *, by, reason: str) -> M
             game=game,
             seat=number,
             player=seat.player,
-            details={"letter": letter, "letters_before": before, "word": word, "move": move.pk},
+            details={"letter": letter, "letters_before": before, "word": word, "move": recorded.pk},
         )

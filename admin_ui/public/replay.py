@@ -13,61 +13,14 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
-from games import catalog
-from games.engines import visible_to
-from games.models import Game, GameStatus
-from games.replay import applied_moves, steps
+from games.play.models import ENDED_STATUSES, Game, GameStatus
+from games.play.replay import applied_moves, views
+from games.play.table import seen_by
 
 log = logging.getLogger(__name__)
 
-ENDED = (GameStatus.FINISHED, GameStatus.ABORTED)
+ENDED = ENDED_STATUSES
 CACHE_SECONDS = 24 * 3600
-
-# Event names as the page shows them; unknown ones are shown by their raw name.
-EVENT_LABELS = {
-    # Smoking Cat
-    "play": _("plays"),
-    "pass": _("passes"),
-    "received": _("receives"),
-    "play_start": _("play starts"),
-    "trick": _("trick"),
-    "throw": _("throws down"),
-    "deal_end": _("deal over"),
-    "deal": _("new deal"),
-    "match_end": _("match over"),
-    "letter_adjusted": _("moderator's letter"),
-    # Felix
-    "placed": _("places a card"),
-    "you_placed": _("places"),
-    "auction_start": _("auction starts"),
-    "card_turned": _("card turned up"),
-    "bid": _("bids"),
-    "last_offer": _("last offer"),
-    "sack_bought": _("buys the sack"),
-    "sack_discarded": _("sack discarded"),
-    "dogs_fight": _("the dogs fight"),
-    "dog_chase": _("a dog chases"),
-    "round_start": _("round starts"),
-    "bank_short": _("the bank is short"),
-    "mouse_cards_refilled": _("mouse cards refilled"),
-    "game_over": _("game over"),
-    # Bon Appétit!
-    "flip": _("flips"),
-    "chase_step": _("chase"),
-    "chase_end": _("chase over"),
-    "pile_won": _("wins the pile"),
-    "token": _("takes a token"),
-    "game_end": _("game over"),
-    # Come Cani e Gatti
-    "turn": _("turn"),
-    "marked": _("places a marker"),
-    "drew": _("draws"),
-    "fed": _("feeds"),
-    "sated": _("sated"),
-    "stopped": _("stops feeding"),
-    "action": _("plays an action card"),
-    "over": _("game over"),
-}
 
 # Words the page's script needs, translated on the server (no JavaScript catalog).
 LABELS = {
@@ -195,30 +148,28 @@ def payload(game: Game) -> dict[str, Any] | None:
 
 
 def build(game: Game) -> dict[str, Any]:
-    rules = catalog.get(game.game_type).rules
     reveal = game.status in ENDED
-    seats = list(game.seats.all())  # prefetched by the view
-    n = len(seats)
+    n = len(game.seats.all())  # prefetched by the view
     out_steps: list[dict] = []
     previous_public: dict = {}
     previous_private: list[dict] = [{} for _ in range(n)]
     try:
-        for move, state in steps(game, applied_moves(game)):
-            public = rules.view(state, None)
+        for move, public, seat_views in views(game, applied_moves(game), seats=reveal):
             events = move.events if move else []
             step: dict[str, Any] = {
                 "seq": move.seq if move else 0,
                 "seat": move.seat if move else None,
                 "moderator": bool(move and move.source == "moderator"),
-                "events": [e for e in events if visible_to(e, None)],
+                "events": seen_by(events, None),
                 "view": delta(previous_public, public),
             }
             if reveal:
                 # After the game everything may be shown: the move itself, the events
                 # only some seats saw, and what each seat held.
                 step["action"] = move.action if move else None
-                step["private_events"] = [e for e in events if not visible_to(e, None)]
-                privates = [private_part(rules.view(state, s), public) for s in range(n)]
+                public_events = seen_by(events, None)
+                step["private_events"] = [e for e in events if e not in public_events]
+                privates = [private_part(view, public) for view in seat_views]
                 step["private"] = [
                     delta(before, now)
                     for before, now in zip(previous_private, privates, strict=True)

@@ -5,9 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.catalog import slugs
-
-from .games import GameType
+from games import catalog
 
 
 class Rating(models.Model):
@@ -17,7 +15,7 @@ class Rating(models.Model):
     player = models.ForeignKey(
         "games.Player", verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
     )
-    game_type = models.CharField(_("game"), max_length=20, choices=GameType.choices)
+    game_type = models.CharField(_("game"), max_length=20, choices=catalog.choices)
     league = models.ForeignKey(
         "games.League",
         verbose_name=_("league"),
@@ -49,7 +47,6 @@ class Rating(models.Model):
                 condition=Q(league__isnull=True),
                 name="rating_unique_overall",
             ),
-            models.CheckConstraint(condition=Q(game_type__in=slugs()), name="rating_game_known"),
             models.CheckConstraint(condition=Q(sigma__gt=0), name="rating_sigma_positive"),
         ]
         indexes = [models.Index(fields=["league", "game_type", "-ordinal"], name="rating_table")]

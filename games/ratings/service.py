@@ -5,100 +5,27 @@ game type). Human seats are rated against each other by the engine's ranks (ties
 rank); computer seats are not rated. A game is not rated when it was aborted, a moderator
 flagged it, computers held more than half its seats, or fewer than two humans played.
 
-The arithmetic (``update`` and ``fold``) is a pure function of results; ``rate_game``
-applies one game under row locks, once (the ``RatedGame`` row, keyed by the game, makes a
-redelivered task a no-op), and ``rebuild`` replays a whole scope from the rated games when
-a moderator's flag changes the past.
+The arithmetic (``update`` and ``fold``) is pure and lives in ``games.ratings.maths``;
+``rate_game`` applies one game under row locks, once (the ``RatedGame`` row, keyed by the
+game, makes a redelivered task a no-op), and ``rebuild`` replays a whole scope from the
+rated games when a moderator's flag changes the past.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection, transaction
-from openskill.models import PlackettLuce
 
-from games.models import (
-    Game,
-    GameStatus,
-    League,
-    LeagueMember,
-    RatedGame,
-    Rating,
-    RatingChange,
-    Seat,
-)
+from games.leagues.models import League, LeagueMember
+from games.play.models import ENDED_STATUSES, Game, GameStatus, Seat
+from games.ratings.maths import Change, Placing, Played, Skill, fold
+from games.ratings.models import RatedGame, Rating, RatingChange
 
 log = logging.getLogger(__name__)
 
-MODEL = PlackettLuce()
 Skip = RatedGame.Skip
-
-
-# --- The pure part -----------------------------------------------------------------------
-@dataclass(frozen=True)
-class Skill:
-    mu: float = MODEL.mu
-    sigma: float = MODEL.sigma
-
-    @property
-    def ordinal(self) -> float:
-        return MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal()
-
-
-@dataclass(frozen=True)
-class Placing:
-    """One rated seat's result: who, their place (1 is best; ties share) and score."""
-
-    player_id: int
-    rank: int
-    score: float | None = None
-
-
-@dataclass(frozen=True)
-class Played:
-    """A rated game as the fold sees it."""
-
-    game_id: int
-    played_at: datetime
-    placings: tuple[Placing, ...]
-
-
-@dataclass(frozen=True)
-class Change:
-    game_id: int
-    played_at: datetime
-    placing: Placing
-    before: Skill
-    after: Skill
-
-
-def update(skills: list[Skill], ranks: list[int]) -> list[Skill]:
-    """New skills after one game of free-for-all: one team per player, ranks as given."""
-    if len(skills) != len(ranks) or len(skills) < 2:
-        raise ValueError("a rated game needs two or more players, each with a rank")
-    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
-    rated = MODEL.rate(teams, ranks=[float(r) for r in ranks])
-    return [Skill(team[0].mu, team[0].sigma) for team in rated]
-
-
-def fold(games: Iterable[Played], start: dict[int, Skill] | None = None):
-    """Apply games in order. Returns the final skills, the games counted per player, and
-    every change."""
-    skills = dict(start or {})
-    counts: dict[int, int] = {}
-    changes: list[Change] = []
-    for played in games:
-        before = [skills.get(p.player_id, Skill()) for p in played.placings]
-        after = update(before, [p.rank for p in played.placings])
-        for placing, b, a in zip(played.placings, before, after, strict=True):
-            skills[placing.player_id] = a
-            counts[placing.player_id] = counts.get(placing.player_id, 0) + 1
-            changes.append(Change(played.game_id, played.played_at, placing, b, a))
-    return skills, counts, changes
 
 
 # --- Which games are rated -----------------------------------------------------------------
@@ -106,9 +33,11 @@ def skip_reason(game: Game, seats: list[Seat]) -> str:
     """Why ``game`` is not rated, or "" if it is."""
     if game.status == GameStatus.ABORTED:
         return Skip.ABORTED
-    result = game.result or {}
-    ranks = result.get("ranks")
-    if game.status != GameStatus.FINISHED or not isinstance(ranks, list) or len(ranks) < len(seats):
+    try:
+        result = game.outcome
+    except ValueError:
+        result = None
+    if game.status != GameStatus.FINISHED or result is None or result.n_seats < len(seats):
         return Skip.NO_RESULT
     if game.flagged_not_rated:
         return Skip.FLAGGED
@@ -123,17 +52,16 @@ def skip_reason(game: Game, seats: list[Seat]) -> str:
 def placings(game: Game, seats: list[Seat]) -> tuple[Placing, ...]:
     """The human seats' results. A seat handed to a computer is not rated: the result is
     the computer's, not the player's."""
-    ranks = game.result["ranks"]
-    scores = game.result.get("scores") or []
+    result = game.outcome
     out = []
     for seat in sorted(seats, key=lambda s: s.number):
         if seat.is_computer:
             continue
-        score = scores[seat.number] if seat.number < len(scores) else None
+        score = result.score(seat.number)
         out.append(
             Placing(
                 seat.player_id,
-                int(ranks[seat.number]),
+                result.ranks[seat.number],
                 float(score) if isinstance(score, (int, float)) else None,
             )
         )
@@ -157,7 +85,7 @@ def rate_game(game_id: int) -> RatedGame | None:
     """Decide and apply the rating of one finished game, once."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
+        if game is None or game.status not in ENDED_STATUSES:
             return None
         decided = RatedGame.objects.filter(game_id=game_id).first()
         if decided is not None:
@@ -243,7 +171,7 @@ def redecide(game: Game) -> None:
     redone."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
+        if game.status not in ENDED_STATUSES:
             return  # not decided yet: the finishing game's task will read the flag
         seats = list(Seat.objects.filter(game_id=game.pk))
         skip = skip_reason(game, seats)

@@ -1,12 +1,15 @@
-"""Where a finished game's league and rating update plugs in (the leagues code).
+"""The rating task: a finished (or aborted) game's rating decision, taken in a worker.
 
-Called by the ``games.tasks.game_finished`` Celery task. Safe to call more than once for
-the same game: ``games.ratings.rate_game`` decides each game once.
+Queued by ``games.ratings.receivers`` when the play layer announces a game's end. Safe to
+run more than once for the same game: ``service.rate_game`` decides each game once.
 """
 
 import logging
 
+from celery import shared_task
 from django.db import OperationalError
+
+from games.ratings import service
 
 log = logging.getLogger(__name__)
 
@@ -15,12 +18,11 @@ log = logging.getLogger(__name__)
 ATTEMPTS = 3
 
 
-def run(game_id: int) -> None:
-    from games.ratings import rate_game
-
+@shared_task(name="games.tasks.game_finished")
+def rate_game(game_id: int) -> None:
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            rate_game(game_id)
+            service.rate_game(game_id)
             return
         except OperationalError:
             if attempt == ATTEMPTS:

@@ -1,18 +1,58 @@
+"""What a game is made of: the people who play, the games, their seats and the move log.
+
+The move log is the truth: the applied moves replay a game exactly (``games.play.replay``)
+and ``Game.state`` is their cache.
+"""
+
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.catalog import slugs
+from games import catalog
+from games.languages import Language
+from games.play.result import Result
 
 
-class GameType(models.TextChoices):
-    FELIX = "felix", _("Felix: The Cat in the Sack")
-    SMOKING_CAT = "smoking_cat", _("Smoking Cat")
-    BON_APPETIT = "bon_appetit", _("Bon Appétit!")
-    CATS_AND_DOGS = "cats_and_dogs", _("Come Cani e Gatti")
+class Player(models.Model):
+    """A person who plays. Identified by the Telegram user id only."""
 
+    telegram_id = models.BigIntegerField(_("Telegram user id"), unique=True)
+    display_name = models.CharField(_("display name"), max_length=128)
+    username = models.CharField(_("username"), max_length=64, blank=True)
+    language = models.CharField(
+        _("language"), max_length=2, choices=Language.choices, default=Language.EN
+    )
+    # Whether the bot may write to the player privately (they pressed Start, and have not
+    # blocked the bot since).
+    reachable = models.BooleanField(_("reachable in private"), default=False)
+    is_banned = models.BooleanField(_("banned"), default=False)
+    ban_reason = models.TextField(_("ban reason"), blank=True)
+    banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
+    created_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    last_seen = models.DateTimeField(_("last seen"), default=timezone.now)
 
-assert tuple(GameType.values) == slugs(), "every engine needs a game type, and no other"
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["display_name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(telegram_id__gt=0), name="player_telegram_id_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(language__in=Language.values), name="player_language_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def banned_now(self) -> bool:
+        if not self.is_banned:
+            return False
+        return self.banned_until is None or self.banned_until > timezone.now()
 
 
 class GameStatus(models.TextChoices):
@@ -23,12 +63,24 @@ class GameStatus(models.TextChoices):
 
 
 OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.RUNNING)
+ENDED_STATUSES = (GameStatus.FINISHED, GameStatus.ABORTED)
+
+
+class AbortReason(models.TextChoices):
+    """Why a game ended without a result (``games.play.finish.abort``)."""
+
+    CANCELLED = "cancelled", _("cancelled by its creator or a chat administrator")
+    EVERYONE_LEFT = "everyone_left", _("everyone left the lobby")
+    EXPIRED = "expired", _("the lobby expired")
+    MOVED = "moved", _("the chat moved, where another game was open")
+    MODERATOR = "moderator", _("aborted by a moderator")
 
 
 class Game(models.Model):
     """One game in one chat. The applied moves replay it; ``state`` is their cache."""
 
-    game_type = models.CharField(_("game"), max_length=20, choices=GameType.choices)
+    # A callable: the catalog's games, so that a new game needs no migration.
+    game_type = models.CharField(_("game"), max_length=20, choices=catalog.choices)
     chat_id = models.BigIntegerField(_("chat id"), db_index=True)
     league = models.ForeignKey(
         "games.League",
@@ -56,7 +108,13 @@ class Game(models.Model):
     turn_seconds = models.PositiveIntegerField(_("seconds per turn"), null=True, blank=True)
     deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True, db_index=True)
     result = models.JSONField(_("result"), null=True, blank=True)
-    abort_reason = models.TextField(_("abort reason"), blank=True)
+    abort_reason = models.CharField(
+        _("abort reason"), max_length=20, choices=AbortReason.choices, blank=True
+    )
+    # A moderator's words on an abort, beside the reason's code.
+    abort_note = models.TextField(_("abort note"), blank=True)
+    # The server plays a human's move when it is the only one (B15), after a short pause.
+    auto_play = models.BooleanField(_("automatic moves"), default=False)
     # Moderation: a game a moderator flagged does not count for ratings and standings.
     flagged_not_rated = models.BooleanField(_("flagged not rated"), default=False)
     not_rated_reason = models.TextField(_("why not rated"), blank=True)
@@ -76,7 +134,6 @@ class Game(models.Model):
                 condition=Q(status__in=OPEN_STATUSES),
                 name="one_open_game_per_chat",
             ),
-            models.CheckConstraint(condition=Q(game_type__in=slugs()), name="game_type_known"),
             models.CheckConstraint(
                 condition=Q(status__in=GameStatus.values), name="game_status_known"
             ),
@@ -95,8 +152,17 @@ class Game(models.Model):
         return f"{self.get_game_type_display()} #{self.pk}"
 
     @property
+    def kind(self) -> catalog.GameKind:
+        return catalog.get(self.game_type)
+
+    @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
+
+    @property
+    def outcome(self) -> Result | None:
+        """The typed result of a finished game."""
+        return Result.from_json(self.result) if self.result else None
 
 
 class Seat(models.Model):
@@ -159,10 +225,18 @@ class MoveStatus(models.TextChoices):
     REJECTED = "rejected", _("rejected")
 
 
+class ModeratorMove(models.TextChoices):
+    """What a moderator's move does (``Move.action`` of a ``MoveSource.MODERATOR`` move)."""
+
+    AWARD_LETTER = "award_letter", _("letter awarded")  # S17
+    REMOVE_LETTER = "remove_letter", _("letter removed")  # S17
+
+
 class MoveSource(models.TextChoices):
     HUMAN = "human", _("player")
     COMPUTER = "computer", _("computer")
     TIMEOUT = "timeout", _("timeout")
+    AUTO = "auto", _("automatic")  # a forced move the table plays (``Game.auto_play``)
     MODERATOR = "moderator", _("moderator")
 
 
@@ -187,7 +261,7 @@ class Move(models.Model):
     )
     seq = models.PositiveIntegerField(_("sequence"), null=True, blank=True)
     reason = models.TextField(_("rejection reason"), blank=True)
-    # A moderator's reason, for moves a moderator made (S17 letters).
+    # A moderator's reason, for moves a moderator made (``ModeratorMove``).
     note = models.TextField(_("moderator's note"), blank=True)
     # The engine events this move caused (renderers show the last few; replays step them).
     events = models.JSONField(_("events"), default=list, blank=True)

@@ -1,0 +1,22 @@
+"""``python -m bench pipeline [options]``: the benchmarks that run the Django project (the
+pure ones run on their own: ``python -m bench.engines``, ``python -m bench.arena``)."""
+
+import os
+import sys
+
+import django
+
+
+def main(argv: list[str]) -> None:
+    if not argv or argv[0] != "pipeline":
+        sys.exit(__doc__)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    # Imported once Django is set up: the benchmark imports the models.
+    from bench.pipeline import Command
+
+    Command().run_from_argv(["python -m bench", *argv])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

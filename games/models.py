@@ -1,0 +1,42 @@
+"""The ``games`` app's models, gathered for Django's app registry and migrations.
+
+Code imports a model from the package it belongs to (``games.play.models``,
+``games.leagues.models``…): this module sits above every layer and nothing below the
+front-ends imports it.
+"""
+
+from games.leagues.models import League, LeagueChat, LeagueMember, Season
+from games.moderation.models import ModerationAction, ModerationKind
+from games.play.models import (
+    AbortReason,
+    Game,
+    GameStatus,
+    ModeratorMove,
+    Move,
+    MoveSource,
+    MoveStatus,
+    Player,
+    Seat,
+)
+from games.ratings.models import RatedGame, Rating, RatingChange
+
+__all__ = [
+    "AbortReason",
+    "Game",
+    "GameStatus",
+    "League",
+    "LeagueChat",
+    "LeagueMember",
+    "ModerationAction",
+    "ModerationKind",
+    "ModeratorMove",
+    "Move",
+    "MoveSource",
+    "MoveStatus",
+    "Player",
+    "RatedGame",
+    "Rating",
+    "RatingChange",
+    "Season",
+    "Seat",
+]

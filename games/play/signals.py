@@ -1,0 +1,12 @@
+"""What the play layer tells the layers above it, after the transaction that changed a
+game has committed. Receivers: the bot brings its messages up to date on ``game_updated``
+(``bot.receivers``); the ratings decide a game on ``game_ended`` (``games.ratings.receivers``).
+"""
+
+from django.dispatch import Signal
+
+# kwargs: game_id, version (None: the lobby or the seats changed), events (engine events
+# applied in this step, oldest first)
+game_updated = Signal()
+# kwargs: game_id, status (finished or aborted). Sent once per game, by ``games.play.finish``.
+game_ended = Signal()

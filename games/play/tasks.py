@@ -1,0 +1,89 @@
+"""Celery tasks of the play layer: process a game; sweep for overdue deadlines and for
+what a lost task left behind.
+
+The database is the source of truth. A lost task (a worker killed, Redis restarted) loses
+nothing: pending moves and overdue deadlines are found again by ``sweep``.
+
+Task names are fixed so that tasks already queued under them still run after a deploy.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from celery.signals import worker_init
+from django.conf import settings
+from django.utils import timezone
+
+from games import catalog
+from games.play import finish, processing
+from games.play.models import Game, GameStatus, Move, MoveStatus
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="games.tasks.ping", ignore_result=False)
+def ping(payload: str = "pong") -> str:
+    """A no-op round trip, used by health checks and the worker tests."""
+    return payload
+
+
+@shared_task(name="games.tasks.process_game", acks_late=True)
+def process_game(game_id: int, timeout_version: int | None = None) -> int | None:
+    report = processing.process(game_id, timeout_version=timeout_version)
+    return report.version if report else None
+
+
+@shared_task(name="games.tasks.sweep")
+def sweep() -> dict:
+    """Re-queue what a lost task left behind, act on overdue deadlines, expire lobbies."""
+    now = timezone.now()
+    stale = now - settings.PENDING_MOVE_GRACE
+    pending_games = set(
+        Move.objects.filter(status=MoveStatus.PENDING, created_at__lt=stale)
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    for game_id in pending_games:
+        schedule(process_game, game_id)
+    overdue = list(
+        Game.objects.filter(status=GameStatus.RUNNING, deadline__lt=now).values_list(
+            "pk", "version"
+        )
+    )
+    for game_id, version in overdue:
+        schedule(process_game, game_id, version)
+    expired = finish.expire_lobbies()
+    return {"pending": len(pending_games), "overdue": len(overdue), "expired": expired}
+
+
+def schedule(task, *args) -> None:
+    """Queue a task; a broker that is down only delays the work until the next sweep."""
+    try:
+        task.delay(*args)
+    except Exception:
+        log.warning("could not queue %s%s; the sweep will retry", task.name, args, exc_info=True)
+
+
+def enqueue(game_id: int) -> None:
+    """Queue the game's processor. A broker that is down loses nothing: the moves wait in
+    the database and the periodic sweep queues them again."""
+    schedule(process_game, game_id)
+
+
+@worker_init.connect
+def load_games(**kwargs) -> list[str]:
+    """Load every engine and computer player before the first task rather than in it:
+    their tables take up to 50 ms to build, which the first moves of each game would wait
+    for. A broken engine is logged here and fails only its own games, as it would lazily.
+    Returns the games that loaded."""
+    loaded = []
+    for kind in catalog.all_games():
+        try:
+            kind.rules.check_players(kind.min_players)
+            kind.strategies()
+            loaded.append(kind.slug)
+        except Exception:
+            log.exception("could not load the %s engine", kind.slug)
+    return loaded
