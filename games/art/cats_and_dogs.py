@@ -61,6 +61,7 @@ TEXT_COLOURS = [
     (INK, FIELD["f"]),
     (PAPER, EDGE["b"]),
     (PAPER, EDGE["f"]),
+    (INK, FIELD["act"]),  # Second helping's ×2
 ]
 
 

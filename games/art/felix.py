@@ -41,7 +41,15 @@ LABELS = {
     SACK: "The cat in the sack",
 }
 
-TEXT_COLOURS = [(INK, PAPER), (MINUS, PAPER), (INK, GOOD), (MINUS, BAD), (INK, "#e3efd8")]
+TEXT_COLOURS = [
+    (INK, PAPER),
+    (MINUS, PAPER),
+    (INK, GOOD),
+    (MINUS, BAD),
+    (INK, "#e3efd8"),
+    (PAPER, MINUS),  # the value badges
+    (PAPER, EDGE),
+]
 
 
 def codes() -> list[str]:
