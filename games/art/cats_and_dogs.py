@@ -16,7 +16,7 @@ from __future__ import annotations
 from games.engines.cats_and_dogs_data import ACTION_CARDS, ANIMALS, FAVOURITE, food_deck
 
 from . import motifs as m
-from .svg import corner_symbols, frame, indices, place, text
+from .svg import badge, corner_symbols, frame, indices, place, text
 
 PAPER = "#fff8ec"
 INK = "#3b2314"
@@ -134,9 +134,9 @@ def _food(code: str) -> str:
     kind, value = code[0], int(code[1:])
     motif = m.bone() if kind == "b" else m.fish()
     out = frame(PAPER, EDGE[kind], FIELD[kind]) + indices(str(value), INK, motif)
-    out += place(motif, 50, 60, 70)
-    # The value again, large: food is counted at a glance across the table.
-    return out + text(50, 120, str(value), 28, INK)
+    out += place(motif, 50, 60, 74)
+    # The value again in a badge: food is counted at a glance across the table.
+    return out + badge(50, 110, str(value), EDGE[kind], PAPER, r=14)
 
 
 # -- the action pictures: each is a composition in a 100 x 100 box --------------------------
@@ -155,20 +155,33 @@ def _swap_arrows(y: float) -> str:
     )
 
 
-def _shoo() -> str:
+def _square(x: float, y: float, size: float = 30) -> str:
+    """An empty marker square, dashed like the ones on the animal cards."""
     return (
-        place(m.pawn(RED), 38, 56, 60)
-        + m.arrow("M58 58Q84 52 82 24M72 28L82 18L90 30", INK, 6)
-        + place(m.cross(), 38, 56, 44)
+        f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" rx="3" fill="{BANNER}"'
+        ' stroke-width="3" stroke-dasharray="5 3"/>'
+    )
+
+
+def _shoo() -> str:
+    """The marker flies off its square, back to its owner's supply."""
+    return (
+        _square(10, 62)
+        + m.arrow("M28 58Q36 26 60 24M52 16L62 24L52 32", INK, 5)
+        + '<g transform="rotate(30 78 36)">'
+        + place(m.pawn(RED), 78, 36, 46)
+        + "</g>"
+        + m.arrow("M58 54L48 62M66 64L58 74M74 70L70 82", "#b0713a", 4)
     )
 
 
 def _wander() -> str:
+    """Your marker walks from one animal's square to another's."""
     return (
-        '<rect x="6" y="60" width="30" height="30" rx="3" fill="#fffdf8" stroke="#3b2314"'
-        ' stroke-width="3" stroke-dasharray="5 3"/>'
-        + place(m.pawn(RED), 70, 58, 54)
-        + m.arrow("M20 52Q28 20 52 26M44 18L54 26L44 34", INK, 5)
+        _square(6, 62)
+        + _square(64, 62)
+        + place(m.pawn(RED), 79, 52, 48)
+        + m.arrow("M20 56Q30 18 56 30M46 24L58 30L50 40", INK, 5)
     )
 
 

@@ -47,6 +47,7 @@ TEXT_COLOURS = [
     (INK, GOOD),
     (MINUS, BAD),
     (INK, "#e3efd8"),
+    (INK, "#efe3d0"),  # the mouse cards
     (PAPER, MINUS),  # the value badges
     (PAPER, EDGE),
 ]
@@ -95,13 +96,14 @@ def _cat(code: str) -> str:
     value = CATS[code]
     bad = value < 0
     colour = MINUS if bad else INK
-    out = frame(PAPER, EDGE, BAD if bad else GOOD) + indices(code, colour)
+    shown = code.replace("-", "\u2212")  # a true minus sign, as wide as the digits
+    out = frame(PAPER, EDGE, BAD if bad else GOOD) + indices(shown, colour)
     if value == 15:  # the best cat is the king of the sack
         out += place(m.crown(), 50, 30, 30)
     out += place(m.cat_head(**CAT_LOOKS[code]), 50, 64 if value != 15 else 68, 72)
     if bad:  # the bad cats leave muddy paw prints
         out += place(m.paw("#c99a8a"), 20, 104, 10) + place(m.paw("#c99a8a"), 27, 114, 10)
-    return out + badge(50, 116, code, MINUS if bad else EDGE, PAPER, r=13)
+    return out + badge(50, 116, shown, MINUS if bad else EDGE, PAPER, r=13)
 
 
 def _dog(code: str) -> str:
@@ -134,7 +136,7 @@ def _chase_sign(up: bool) -> str:
 
 
 def _mouse_card(number: int) -> str:
-    out = frame(PAPER, EDGE, "#e6ddd3") + indices(str(number), INK)
+    out = frame(PAPER, EDGE, "#efe3d0") + indices(str(number), INK)
     out += place(m.mouse(), 50, 52, 60)
     # One small mouse per mouse the card holds when it is full, three to a row.
     for i in range(number):

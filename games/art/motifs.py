@@ -215,7 +215,7 @@ def fish(fill: str = "#4f9fd9", fin: str = "#2f6fa8", belly: str = "#cfe8f7") ->
     """A fish swimming left."""
     return (
         f'<path d="M70 50L94 30Q90 50 94 70Z"{attrs(fill=fin)}{_stroke(4)}/>'
-        f'<path d="M40 32Q46 16 62 32Z"{attrs(fill=fin)}{_stroke(3)}/>'
+        f'<path d="M36 40Q44 16 64 40Z"{attrs(fill=fin)}{_stroke(3)}/>'
         f'<path d="M6 52Q30 20 74 50Q30 80 6 52Z"{attrs(fill=fill)}{_stroke(4)}/>'
         f'<path d="M14 58Q38 72 64 56Q40 76 14 58Z"{attrs(fill=belly)}/>'
         f'<path d="M30 38Q38 50 30 64M44 50Q48 46 52 50Q56 46 60 50" fill="none"{_stroke(2.5)}/>'
@@ -245,20 +245,26 @@ def bowl(fill: str = "#d9534f", rim: str = "#f08a7e") -> str:
 
 
 def sack(cloth: str = "#c9a36a", tie: str = "#8a2b1d", fur: str = "#3b3b3b") -> str:
-    """The cat in the sack: a tied sack with a cat's ears and eyes peeking out."""
+    """The cat in the sack: a tied sack with a cat peeking out, paws on the rim."""
+    rim = "#a9844c"
     return (
-        f'<path d="M30 30L36 4L48 20ZM70 30L64 4L52 20Z"{attrs(fill=fur)}{_stroke(3.5)}/>'
-        f'<path d="M22 38Q36 14 50 18Q64 14 78 38Z"{attrs(fill=fur)}{_stroke(3.5)}/>'
-        f'<ellipse cx="40" cy="30" rx="5" ry="4.5" fill="#f6d23b"{_stroke(2)}/>'
-        f'<ellipse cx="60" cy="30" rx="5" ry="4.5" fill="#f6d23b"{_stroke(2)}/>'
-        f'<path d="M40 26V34M60 26V34"{_stroke(2.5)}/>'
-        f'<path d="M26 46Q12 66 16 82Q20 98 50 98Q80 98 84 82Q88 66 74 46Z"'
+        f'<path d="M24 46Q22 22 32 16L34 2L46 12Q50 11 54 12L66 2L68 16Q78 22 76 46Z"'
+        f"{attrs(fill=fur)}{_stroke(3.5)}/>"
+        f'<path d="M35 12L36 7L42 12ZM65 12L64 7L58 12Z"{attrs(fill=PINK)}/>'
+        f'<ellipse cx="40" cy="28" rx="5.5" ry="5" fill="#f6d23b"{_stroke(2)}/>'
+        f'<ellipse cx="60" cy="28" rx="5.5" ry="5" fill="#f6d23b"{_stroke(2)}/>'
+        f'<path d="M40 24V32M60 24V32"{_stroke(2.5)}/>'
+        f'<path d="M46 36H54L50 40Z"{attrs(fill=PINK)}/>'
+        f'<path d="M22 46Q8 68 16 84Q22 98 50 98Q78 98 84 84Q92 68 78 46Z"'
         f"{attrs(fill=cloth)}{_stroke(4)}/>"
-        f'<path d="M18 36L26 48L32 38L40 48L50 38L60 48L68 38L74 48L82 36Z"'
-        f"{attrs(fill=cloth)}{_stroke(3.5)}/>"
-        f'<path d="M24 48Q50 56 76 48" fill="none"{attrs(stroke=tie)} stroke-width="6"'
-        "/>"
-        f'<path d="M32 66Q36 74 32 84M62 64Q58 76 66 86M48 72V80" fill="none"'
+        f'<path d="M18 46Q50 36 82 46Q84 52 80 55Q50 46 20 55Q16 52 18 46Z"'
+        f"{attrs(fill=rim)}{_stroke(3)}/>"
+        f'<path d="M28 44Q28 36 36 36Q44 36 44 43ZM56 43Q56 36 64 36Q72 36 72 44Z"'
+        f"{attrs(fill=fur)}{_stroke(3)}/>"
+        f'<path d="M32 38V42M38 37V41M62 37V41M68 38V42" fill="none" stroke="#777"'
+        ' stroke-width="1.5"/>'
+        f'<path d="M24 62Q50 70 76 62" fill="none"{attrs(stroke=tie)} stroke-width="6"/>'
+        f'<path d="M32 74Q36 82 32 90M64 72Q60 82 68 90M48 78V86" fill="none"'
         ' stroke="#9c7a45" stroke-width="2.5"/>'
     )
 
