@@ -18,6 +18,7 @@ label as <title> and aria-label, so screen readers and alt text read the card.
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 
 from .svg import document, place
@@ -52,11 +53,17 @@ def default_label(game_slug: str, code: str) -> str:
     return deck.default_label(code)
 
 
-def card_svg(game_slug: str, code: str, label: str) -> str:
+@cache
+def _face(game_slug: str, code: str) -> str:
+    # A table page draws the same cards again and again; the drawing never changes.
     deck = _deck(game_slug)
     if code not in deck.codes():
         raise UnknownCard(f"{game_slug}: no card {code!r}")
-    return document(label, deck.face(code))
+    return deck.face(code)
+
+
+def card_svg(game_slug: str, code: str, label: str) -> str:
+    return document(label, _face(game_slug, code))
 
 
 def back_variants(game_slug: str) -> tuple[str, ...]:

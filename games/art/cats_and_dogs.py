@@ -126,7 +126,7 @@ def _animal(animal_id: int) -> str:
         )
     out += f'<rect x="12" y="111" width="76" height="18" rx="9" fill="{BANNER}" stroke="{INK}"'
     out += ' stroke-width="1.5"/>'
-    size = 12 if len(a.name) <= 8 else 10
+    size = 14 if len(a.name) <= 8 else 11  # names are read on a phone too
     return out + text(50, 124, a.name, size, INK)
 
 

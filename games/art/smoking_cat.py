@@ -54,6 +54,8 @@ FUR = {
     "K": dict(fur="#fbf7ef", patch="#3d3a3a", eyes="#4fa3e0", mood="smug"),
 }
 
+ACE_CAT = dict(fur="#3d3a3a", eyes="#f2c335", mood="calm", muzzle="#5c5757")
+
 TEXT_COLOURS = [(ink, PAPER) for ink in SUIT_INK.values()] + [(BADGE_INK, BADGE)]
 
 
@@ -75,8 +77,10 @@ def face(code: str) -> str:
     if rank in PIPS:
         out += "".join(place(pip, x, y, 21) for x, y in PIPS[rank])
     elif rank == "A":
-        out += f'<circle cx="50" cy="70" r="33" fill="{TRIM[suit]}" opacity=".45"/>'
-        out += place(motif, 50, 70, 58)
+        out += f'<circle cx="50" cy="72" r="33" fill="{TRIM[suit]}" opacity=".45"/>'
+        # The house cat peeks over the Ace, as cats do over anything on a table.
+        out += place(m.cat_head(**ACE_CAT), 66, 52, 30)
+        out += place(motif, 50, 74, 56)
     else:
         out += _court(suit, rank, motif)
     if code in PENALTY:

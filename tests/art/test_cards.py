@@ -129,3 +129,24 @@ def test_every_text_on_a_card_uses_a_checked_colour():
             svg = art.card_svg(slug, code, "x")
             for fill in re.findall(r'<text [^>]*fill="(#[0-9a-fA-F]{6})"', svg):
                 assert fill.lower() in checked, (slug, code, fill)
+
+
+def test_the_art_needs_only_the_standard_library_and_the_pure_engines():
+    """games.art is shared by the web pages and a PNG renderer: no Django, no Telegram."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    package = Path(art.__file__).parent
+    for source in package.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                allowed = top in sys.stdlib_module_names or name.startswith("games.engines")
+                assert allowed, f"{source.name} imports {name}"
