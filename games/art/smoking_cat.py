@@ -94,14 +94,20 @@ def _court(suit: str, rank: str, motif: str) -> str:
     out += place(m.cat_head(**FUR[rank]), 50, 70, 56)
     if rank == "K":
         out += place(m.crown(), 50, 40, 26)
-        out += place(motif, 50, 112, 20)
+        out += _medallion(motif, 50, 112)
     elif rank == "O":  # the Ober holds his suit up high
         out += place(motif, 74, 34, 22)
     else:  # the Unter holds it low
-        out += place(motif, 30, 106, 20)
+        out += _medallion(motif, 30, 108)
     if suit + rank == "LO":  # the smoking cat
         out += place(m.pipe(), 68, 85, 36)
     return out
+
+
+def _medallion(motif: str, x: float, y: float) -> str:
+    """The suit on a paper disc, so it reads against a coat of its own colour."""
+    disc = f'<circle cx="{num(x)}" cy="{num(y)}" r="12" fill="{PAPER}" stroke-width="2"/>'
+    return disc + place(motif, x, y, 17)
 
 
 def back(variant: str = "") -> str:
