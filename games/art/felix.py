@@ -12,7 +12,7 @@ from __future__ import annotations
 from games.engines.felix import CATS, SET
 
 from . import motifs as m
-from .svg import badge, frame, indices, place
+from .svg import badge, corner_symbols, frame, indices, place
 
 PAPER = "#fff6e6"
 EDGE = "#7a4a22"
@@ -73,7 +73,7 @@ def face(code: str) -> str:
             frame(PAPER, EDGE, "#e3efd8")
             + indices("0", INK)
             + place(m.rabbit_head(), 50, 66, 70)
-            + m_grass()
+            + _clover()
         )
     if code in ("D", "d"):
         return _dog(code)
@@ -84,7 +84,7 @@ def face(code: str) -> str:
     raise KeyError(code)
 
 
-def m_grass() -> str:
+def _clover() -> str:
     """A tuft of clover under the rabbit."""
     return (
         '<path d="M26 120Q34 108 38 120M40 120Q50 104 58 120M60 120Q68 110 74 120"'
@@ -118,8 +118,7 @@ def _dog(code: str) -> str:
         head = m.dog_head("#f1e6d2", "#c77b3a", ears="perky", spot="#c77b3a")
         out += place(head, 50, 70, 58)
         out += _chase_sign(up=False)
-    one = place(_mini_dog(big), 17, 18, 20 if big else 16)
-    return out + one + f'<g transform="rotate(180 50 70)">{one}</g>'
+    return out + corner_symbols(_mini_dog(big), 20 if big else 16)
 
 
 def _mini_dog(big: bool) -> str:

@@ -23,13 +23,13 @@ def num(x: float) -> str:
 
 
 def attrs(**values: object) -> str:
-    """XML attributes; a trailing underscore is dropped and other underscores become
-    dashes, so ``stroke_width=2`` writes ``stroke-width="2"``. None skips an attribute."""
+    """XML attributes, escaped; underscores become dashes (``stroke_width``), None skips
+    an attribute."""
     parts = []
     for key, value in values.items():
         if value is None:
             continue
-        name = key.rstrip("_").replace("_", "-")
+        name = key.replace("_", "-")
         if isinstance(value, float):
             value = num(value)
         parts.append(f' {name}="{escape(str(value))}"')
@@ -73,26 +73,11 @@ def frame(paper: str, edge: str, field: str | None = None, inset_line: str | Non
     return out
 
 
-def text(
-    x: float,
-    y: float,
-    content: str,
-    size: float,
-    fill: str,
-    *,
-    family: str = SANS,
-    weight: str = "bold",
-    anchor: str = "middle",
-    halo: str | None = None,
-) -> str:
-    """One line of text; ``halo`` draws a paper-coloured outline under it so it stays
-    readable over a drawing."""
-    extra = ""
-    if halo:
-        extra = f'{attrs(stroke=halo)} stroke-width="{num(size / 6)}" paint-order="stroke"'
+def text(x: float, y: float, content: str, size: float, fill: str, *, family: str = SANS) -> str:
+    """One line of bold text, centred on ``x`` with its baseline at ``y``."""
     return (
         f'<text x="{num(x)}" y="{num(y)}" font-family="{family}" font-size="{num(size)}"'
-        f' font-weight="{weight}" text-anchor="{anchor}"{attrs(fill=fill)}{extra}>'
+        f' font-weight="bold" text-anchor="middle"{attrs(fill=fill)}>'
         f"{escape(content, quote=False)}</text>"
     )
 
@@ -100,17 +85,16 @@ def text(
 def indices(content: str, fill: str, symbol: str = "", *, size: float = 17, family=SANS) -> str:
     """The corner indices: top left, and the same turned half round at bottom right, so a
     card reads the same held either way up. ``symbol`` is a motif shown under the text."""
-    # Narrow the type for two-character indices ("10", "-8") so they stay inside the edge.
-    width = size * (0.62 if len(content) < 2 else 0.5)
-    if len(content) > 2:
-        width = size * 0.42
-    x = 8 + max(width * len(content), 10) / 2
-    one = text(
-        x, 6 + size * 0.8, content, size if len(content) < 3 else size * 0.8, fill, family=family
-    )
+    x = 8 + size * (0.31 if len(content) < 2 else 0.5)  # "10" and "-8" need more room
+    one = text(x, 6 + size * 0.8, content, size, fill, family=family)
     if symbol:
-        one += place(symbol, x, 8 + size * 0.8 + 8, 13)
-    return one + f'<g transform="rotate(180 50 70)">{one}</g>'
+        one += place(symbol, x, 16 + size * 0.8, 13)
+    return one + _turned(one)
+
+
+def _turned(drawing: str) -> str:
+    """The same drawing turned half round about the card's centre."""
+    return f'<g transform="rotate(180 50 70)">{drawing}</g>'
 
 
 def outlined(shapes: str, fill: str, ink: str, width: float = 5) -> str:
@@ -132,4 +116,4 @@ def badge(x: float, y: float, content: str, fill: str, ink: str, r: float = 9) -
 def corner_symbols(symbol: str, size: float = 18) -> str:
     """Corner indices that are a motif only (a card with no number)."""
     one = place(symbol, 8 + size / 2, 8 + size / 2, size)
-    return one + f'<g transform="rotate(180 50 70)">{one}</g>'
+    return one + _turned(one)
