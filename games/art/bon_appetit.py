@@ -51,8 +51,8 @@ def face(code: str) -> str:
     out = frame(PAPER, EDGE, FIELD["mouse"]) + indices(str(paws), INK, m.paw(INK))
     out += place(m.mouse(), 50, 56, 66, flip=paws % 2 == 0)
     for i in range(paws):
-        x = 50 + (i - (paws - 1) / 2) * 21
-        out += place(m.paw("#7a5a46"), x, 104, 19)
+        x = 50 + (i - (paws - 1) / 2) * 19
+        out += place(m.paw("#7a5a46"), x, 104, 17)
     return out
 
 
