@@ -1,0 +1,89 @@
+"""Card art: an original SVG deck for each game, drawn here in code (no printed card is
+copied). Pure Python, standard library only, so the table, the public game and replay
+pages and a PNG renderer for Telegram can all share it.
+
+    card_svg(game_slug, code, label)  one card face, a standalone <svg> named by ``label``
+    back_svg(game_slug, variant="")   a face-down card (Bon Appétit: variant "red" for the
+                                      red-backed deck; Come Cani e Gatti: "animal", "food",
+                                      "action")
+    codes(game_slug)                  every card code of the game, as the engine's views
+                                      name them, plus the table's other cards
+    default_label(game_slug, code)    an English label (the web layer passes translated ones)
+    legend(game_slug)                 [(symbol_svg, text)] where a deck needs explaining
+    back_variants(game_slug)          the variants ``back_svg`` knows
+
+Labels are passed in because they are translated by the caller; every card carries its
+label as <title> and aria-label, so screen readers and alt text read the card.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import import_module
+
+from .svg import document, place
+
+GAMES = ("felix", "smoking_cat", "bon_appetit", "cats_and_dogs")
+_BACK_VARIANTS = {
+    "felix": ("",),
+    "smoking_cat": ("",),
+    "bon_appetit": ("", "red"),
+    "cats_and_dogs": ("", "food", "action"),
+}
+
+
+class UnknownCard(KeyError):
+    """A game slug or card code with no art."""
+
+
+def _deck(game_slug: str):
+    if game_slug not in GAMES:
+        raise UnknownCard(f"no card art for game {game_slug!r}")
+    return import_module(f"{__name__}.{game_slug}")
+
+
+def codes(game_slug: str) -> list[str]:
+    return list(_deck(game_slug).codes())
+
+
+def default_label(game_slug: str, code: str) -> str:
+    deck = _deck(game_slug)
+    if code not in deck.codes():
+        raise UnknownCard(f"{game_slug}: no card {code!r}")
+    return deck.default_label(code)
+
+
+@cache
+def _face(game_slug: str, code: str) -> str:
+    # A table page draws the same cards again and again; the drawing never changes.
+    deck = _deck(game_slug)
+    if code not in deck.codes():
+        raise UnknownCard(f"{game_slug}: no card {code!r}")
+    return deck.face(code)
+
+
+def card_svg(game_slug: str, code: str, label: str) -> str:
+    return document(label, _face(game_slug, code))
+
+
+def back_variants(game_slug: str) -> tuple[str, ...]:
+    _deck(game_slug)
+    return _BACK_VARIANTS[game_slug]
+
+
+def back_svg(game_slug: str, variant: str = "", label: str = "Face-down card") -> str:
+    deck = _deck(game_slug)
+    if variant not in _BACK_VARIANTS[game_slug]:
+        raise UnknownCard(f"{game_slug}: no card back {variant!r}")
+    return document(label, deck.back(variant))
+
+
+def symbol_svg(motif: str, label: str) -> str:
+    """A square symbol for a legend, a motif on a transparent ground."""
+    body = place(motif, 50, 50, 92)
+    return document(label, body).replace('viewBox="0 0 100 140"', 'viewBox="0 0 100 100"', 1)
+
+
+def legend(game_slug: str) -> list[tuple[str, str]]:
+    """What the symbols of a deck mean: (symbol_svg, English text) pairs."""
+    return [(symbol_svg(motif, text), text) for motif, text in _deck(game_slug).legend()]
