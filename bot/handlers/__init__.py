@@ -29,6 +29,15 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("standings", commands.standings))
     app.add_handler(CommandHandler("lang", commands.lang))
     app.add_handler(CommandHandler("settings", commands.settings_command))
-    app.add_handler(CallbackQueryHandler(buttons.on_button))
+    # Buttons, one route per kind (the first letter of the data: see bot.callbacks).
+    app.add_handler(buttons.route("g", buttons.move))  # a move at the table
+    app.add_handler(buttons.route("m", buttons.menu))  # a step of a private menu
+    app.add_handler(buttons.route("t", buttons.toggle))  # a card picked in a selection
+    app.add_handler(buttons.route("l", buttons.lobby))  # join, leave, computers, start
+    app.add_handler(buttons.route("n", buttons.new_game))  # /new: the game picked
+    app.add_handler(buttons.route("r", buttons.rules))  # /rules: the game picked
+    app.add_handler(buttons.route("L", buttons.language))  # /lang
+    app.add_handler(buttons.route("s", buttons.settings))  # /settings of a group
+    app.add_handler(CallbackQueryHandler(buttons.unknown))  # anything else is refused
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migration.chat_migrated))
     app.add_error_handler(log_error)

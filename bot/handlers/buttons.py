@@ -1,15 +1,19 @@
-"""Every inline button lands here. Each tap is answered exactly once, at once, with a
-short toast in the tapper's language; the player is the update's user, never the data."""
+"""Every inline button lands here, one route per kind of button (``bot.handlers.register``
+reads as the map: the first letter of the data, documented in ``bot.callbacks``, names the
+route). Each tap is answered exactly once, at once, with a short toast in the tapper's
+language; the player is the update's user, never the data."""
 
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Awaitable, Callable
 
 from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext as _
 from telegram import Update
-from telegram.ext import ContextTypes
+from telegram.ext import CallbackQueryHandler, ContextTypes
 
 from bot import cachekeys, callbacks, sync
 from bot.handlers import commands
@@ -41,21 +45,35 @@ SELECTION_TTL = 3600
 MANAGING_OPS = ("s", "q", "c", "r", "k")
 
 
-async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query = update.callback_query
-    try:
-        data = callbacks.decode(query.data)
-    except callbacks.BadData:
-        await answer(update, await _refusal(update.effective_user, "bad"))
-        return
-    try:
-        reply = await HANDLERS[data.kind](update, context, data)
-    except Exception:
-        log.exception("button %r failed", query.data)
-        reply = await _refusal(update.effective_user, "error")
-    if reply.edit:
-        await edit_tapped(update, *reply.edit)
-    await answer(update, reply)
+Route = Callable[[Update, ContextTypes.DEFAULT_TYPE, callbacks.Data], Awaitable[Reply]]
+
+
+def route(kind: str, handler: Route) -> CallbackQueryHandler:
+    """The handler of the buttons whose data starts with ``kind``: the data is decoded
+    (forged or stale data is refused), ``handler`` decides, and the tap is answered."""
+
+    async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        try:
+            data = callbacks.decode(query.data)
+        except callbacks.BadData:
+            await unknown(update, context)
+            return
+        try:
+            reply = await handler(update, context, data)
+        except Exception:
+            log.exception("button %r failed", query.data)
+            reply = await _refusal(update.effective_user, "error")
+        if reply.edit:
+            await edit_tapped(update, *reply.edit)
+        await answer(update, reply)
+
+    return CallbackQueryHandler(on_tap, pattern=re.compile("^" + re.escape(kind)))
+
+
+async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A button the bot did not make (or made by an older version)."""
+    await answer(update, await _refusal(update.effective_user, "bad"))
 
 
 @db
@@ -313,15 +331,3 @@ async def settings(update: Update, context, data: callbacks.Data) -> Reply:
 def _admins_only(user) -> Reply:
     with translation.override(language_of(user)):
         return Reply(_("Only the group's administrators may change its settings."))
-
-
-HANDLERS = {
-    "g": move,
-    "m": menu,
-    "t": toggle,
-    "l": lobby,
-    "n": new_game,
-    "r": rules,
-    "L": language,
-    "s": settings,
-}
