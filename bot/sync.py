@@ -58,8 +58,9 @@ def _keys(game_id: int) -> tuple[str, str, str, str]:
     )
 
 
-def on_game_updated(sender, game_id: int, **kwargs) -> None:
-    request_sync(game_id)
+def on_game_updated(sender, game_id: int, chat_id: int | None = None, **kwargs) -> None:
+    if chat_id is not None:  # a table in the browser has no Telegram messages
+        request_sync(game_id)
 
 
 def request_sync(game_id: int) -> None:

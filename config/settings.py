@@ -159,6 +159,11 @@ TELEGRAM_BOT_TOKEN = env.str("TELEGRAM_BOT_TOKEN", default="")
 TELEGRAM_API_URL = env.str("TELEGRAM_API_URL", default="https://api.telegram.org/bot")
 TELEGRAM_WEBHOOK_SECRET = env.str("TELEGRAM_WEBHOOK_SECRET", default="")
 TELEGRAM_BOT_USERNAME = env.str("TELEGRAM_BOT_USERNAME", default="")
+# The Mini App's short name (BotFather: /newapp); set, the group's table message gets an
+# "Open table" button to https://t.me/<bot username>/<short name>?startapp=<game id>.
+TELEGRAM_MINIAPP_SHORT_NAME = env.str("TELEGRAM_MINIAPP_SHORT_NAME", default="")
+# How old a Mini App's initData may be before the server refuses it (seconds).
+MINIAPP_MAX_AGE = env.int("MINIAPP_MAX_AGE", default=24 * 3600)
 
 # --- Games ----------------------------------------------------------------------------
 # Seconds a seat has to act, per game: the catalog's figure unless TURN_SECONDS_<GAME> says

@@ -25,6 +25,7 @@ from django.utils.translation import pgettext_lazy
 from games.computers import Strategy, strategies
 
 TELEGRAM = "telegram"
+WEB = "web"
 
 
 class UnknownGame(KeyError):
@@ -161,7 +162,10 @@ register(
         emoji="🐱",
         engine="games.engines.felix",
         computers="games.computers.felix",
-        renderers={TELEGRAM: "bot.render.felix"},
+        renderers={
+            TELEGRAM: "bot.render.felix",
+            WEB: "admin_ui.public.tables.felix",
+        },
         aliases=(),
         turn_seconds=90,
         summary=(
@@ -222,7 +226,10 @@ register(
         emoji="🚬",
         engine="games.engines.smoking_cat",
         computers="games.computers.smoking_cat",
-        renderers={TELEGRAM: "bot.render.smoking_cat"},
+        renderers={
+            TELEGRAM: "bot.render.smoking_cat",
+            WEB: "admin_ui.public.tables.smoking_cat",
+        },
         aliases=("smokingcat", "smoking"),
         turn_seconds=60,
         # S15: a match plays for the letters of its league's word.
@@ -298,7 +305,10 @@ register(
         emoji="🐭",
         engine="games.engines.bon_appetit",
         computers="games.computers.bon_appetit",
-        renderers={TELEGRAM: "bot.render.bon_appetit"},
+        renderers={
+            TELEGRAM: "bot.render.bon_appetit",
+            WEB: "admin_ui.public.tables.bon_appetit",
+        },
         aliases=("bonappetit", "bon"),
         turn_seconds=30,
         private_hands=False,  # B15: nothing is hidden but the order of the piles
@@ -364,7 +374,10 @@ register(
         emoji="🐶",
         engine="games.engines.cats_and_dogs",
         computers="games.computers.cats_and_dogs",
-        renderers={TELEGRAM: "bot.render.cats_and_dogs"},
+        renderers={
+            TELEGRAM: "bot.render.cats_and_dogs",
+            WEB: "admin_ui.public.tables.cats_and_dogs",
+        },
         aliases=("catsanddogs", "cani", "canigatti", "cani_e_gatti"),
         turn_seconds=90,
         summary=(

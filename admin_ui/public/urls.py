@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import play, views
 
 app_name = "web"
 
@@ -11,4 +11,13 @@ urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("games/<int:pk>/", views.game_detail, name="game"),
+    path("play/", play.new_table, name="play"),
+    path("play/new/", play.create_table, name="play-create"),
+    path("play/tg/", play.miniapp_entry, name="miniapp"),
+    path("play/tg/signin/", play.miniapp_signin, name="miniapp-signin"),
+    path("play/<int:pk>/", play.table, name="table"),
+    path("play/<int:pk>/state/", play.state, name="table-state"),
+    path("play/<int:pk>/move/", play.move, name="table-move"),
+    path("play/<int:pk>/join/", play.join, name="table-join"),
+    path("play/<int:pk>/start/", play.start, name="table-start"),
 ]

@@ -3,6 +3,10 @@
 from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from games import art
 
 register = template.Library()
 
@@ -47,3 +51,30 @@ def word_letters(word, got):
         len(word),
         format_html_join("", '<span class="{}">{}</span>', cells),
     )
+
+
+@register.simple_tag
+def card(t, code, css: str = ""):
+    """A card of the table's game, drawn by ``games.art`` with its name in the page's
+    language as the picture's label."""
+    svg = art.card_svg(t.kind.slug, str(code), t.module.card_label(str(code)))
+    return format_html('<span class="card {}">{}</span>', css, mark_safe(svg))
+
+
+@register.simple_tag
+def card_back(t, variant: str = "", css: str = ""):
+    """A face-down card; ``variant`` names a deck with backs of its own (Bon Appétit's red
+    deck), anything else gets the game's usual back."""
+    if variant not in art.back_variants(t.kind.slug):
+        variant = ""
+    svg = art.back_svg(t.kind.slug, variant, _("Face-down card"))
+    return format_html('<span class="card back {}">{}</span>', css, mark_safe(svg))
+
+
+@register.filter
+def index(items, i):
+    """``items[i]``, or "" when there is no such item."""
+    try:
+        return items[int(i)]
+    except (IndexError, TypeError, ValueError, KeyError):
+        return ""

@@ -18,6 +18,11 @@ class GameError(Exception):
         return str(self.message) % self.params if self.params else str(self.message)
 
 
+class NameRequired(GameError):
+    code = "name_required"
+    message = _("Tell the table your name.")
+
+
 class ChatBusy(GameError):
     code = "chat_busy"
     message = _("There is already a game in this chat.")

@@ -53,9 +53,11 @@ def abort(game: Game, reason: AbortReason, note: str = "") -> None:
 
 def notify(game: Game) -> None:
     """Tell the front-ends, after commit, that a game's lobby, seats or status changed."""
-    game_id = game.pk
+    game_id, chat_id = game.pk, game.chat_id
     transaction.on_commit(
-        lambda: game_updated.send(sender=Game, game_id=game_id, version=None, events=[])
+        lambda: game_updated.send(
+            sender=Game, game_id=game_id, chat_id=chat_id, version=None, events=[]
+        )
     )
 
 

@@ -15,9 +15,10 @@ from games.play.result import Result
 
 
 class Player(models.Model):
-    """A person who plays. Identified by the Telegram user id only."""
+    """A person who plays: in Telegram (identified by the Telegram user id only) or in a
+    browser (no Telegram account; tied to the browser's session)."""
 
-    telegram_id = models.BigIntegerField(_("Telegram user id"), unique=True)
+    telegram_id = models.BigIntegerField(_("Telegram user id"), unique=True, null=True, blank=True)
     display_name = models.CharField(_("display name"), max_length=128)
     username = models.CharField(_("username"), max_length=64, blank=True)
     language = models.CharField(
@@ -38,7 +39,8 @@ class Player(models.Model):
         ordering = ["display_name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(telegram_id__gt=0), name="player_telegram_id_positive"
+                condition=Q(telegram_id__isnull=True) | Q(telegram_id__gt=0),
+                name="player_telegram_id_positive",
             ),
             models.CheckConstraint(
                 condition=Q(language__in=Language.values), name="player_language_known"
@@ -47,6 +49,10 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+    @property
+    def in_telegram(self) -> bool:
+        return self.telegram_id is not None
 
     @property
     def banned_now(self) -> bool:
@@ -81,7 +87,8 @@ class Game(models.Model):
 
     # A callable: the catalog's games, so that a new game needs no migration.
     game_type = models.CharField(_("game"), max_length=20, choices=catalog.choices)
-    chat_id = models.BigIntegerField(_("chat id"), db_index=True)
+    # The Telegram chat the game is played in; none for a table in the browser.
+    chat_id = models.BigIntegerField(_("chat id"), db_index=True, null=True, blank=True)
     league = models.ForeignKey(
         "games.League",
         verbose_name=_("league"),

@@ -293,5 +293,9 @@ def _store(moves: list[Move], fields: list[str]) -> None:
 def after_commit(game: Game, report: StepReport) -> None:
     if report.applied or report.rejected or report.deadline_changed:
         game_updated.send(
-            sender=Game, game_id=game.pk, version=report.version, events=report.events
+            sender=Game,
+            game_id=game.pk,
+            chat_id=game.chat_id,
+            version=report.version,
+            events=report.events,
         )

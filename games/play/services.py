@@ -53,6 +53,21 @@ def player_from_telegram(
     return player
 
 
+def browser_player(name: str, language: str, player: Player | None = None) -> Player:
+    """The player behind a browser: ``player`` (the one its session holds) renamed, or a
+    new one. Browser players have no Telegram account."""
+    name = " ".join(name.split())[:40]
+    if not name:
+        raise errors.NameRequired()
+    if language not in Language.values:
+        language = settings.LANGUAGE_CODE
+    if player is not None and not player.in_telegram:
+        Player.objects.filter(pk=player.pk).update(display_name=name, last_seen=timezone.now())
+        player.display_name = name
+        return player
+    return Player.objects.create(display_name=name, language=language)
+
+
 def set_language(player: Player, code: str) -> None:
     """The language of the player's private messages (en, it, pt)."""
     if code not in Language.values:
@@ -77,7 +92,7 @@ def check_not_banned(player: Player) -> None:
 
 # --- Lobby ----------------------------------------------------------------------------
 def create_lobby(
-    chat_id: int,
+    chat_id: int | None,
     game_type: str,
     creator: Player,
     *,
@@ -86,9 +101,9 @@ def create_lobby(
     turn_seconds: int | None = None,
     auto_play: bool = False,
 ) -> Game:
-    """Open a lobby in a chat, with its creator seated. One open game per chat.
-    ``auto_play``: the table plays a human's move when it is the only one (in the games
-    whose catalog entry allows it)."""
+    """Open a lobby in a chat (``None``: a table in the browser), with its creator seated.
+    One open game per chat. ``auto_play``: the table plays a human's move when it is the
+    only one (in the games whose catalog entry allows it)."""
     if game_type not in catalog.slugs():
         raise errors.UnknownGameType()
     check_not_banned(creator)
@@ -197,7 +212,12 @@ def start(game: Game, by: Player | None = None, *, is_chat_admin: bool = False) 
         seats = list(game.seats.select_related("player"))
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise errors.NotEnoughPlayers(min=rules.min_players, max=rules.max_players)
-        unreachable = [s.player.display_name for s in seats if s.player and not s.player.reachable]
+        # In a chat, cards come in private messages: the bot must be allowed to send them.
+        unreachable = [
+            s.player.display_name
+            for s in seats
+            if game.chat_id is not None and s.player and not s.player.reachable
+        ]
         if unreachable:
             raise errors.PlayersUnreachable(names=", ".join(unreachable))
         order = list(range(len(seats)))

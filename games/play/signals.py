@@ -5,8 +5,8 @@ game has committed. Receivers: the bot brings its messages up to date on ``game_
 
 from django.dispatch import Signal
 
-# kwargs: game_id, version (None: the lobby or the seats changed), events (engine events
-# applied in this step, oldest first)
+# kwargs: game_id, chat_id (None: a table in the browser), version (None: the lobby or the
+# seats changed), events (engine events applied in this step, oldest first)
 game_updated = Signal()
 # kwargs: game_id, status (finished or aborted). Sent once per game, by ``games.play.finish``.
 game_ended = Signal()

@@ -108,6 +108,7 @@ class RatedGame(models.Model):
         COMPUTERS = "computers", _("computers in more than half the seats")
         TOO_FEW = "too_few", _("fewer than two players")
         NO_RESULT = "no_result", _("no result")
+        CASUAL = "casual", _("a table in the browser, outside any league")
 
     game = models.OneToOneField(
         "games.Game",

@@ -41,6 +41,8 @@ def skip_reason(game: Game, seats: list[Seat]) -> str:
         return Skip.NO_RESULT
     if game.flagged_not_rated:
         return Skip.FLAGGED
+    if game.chat_id is None and game.league_id is None:
+        return Skip.CASUAL
     computers = sum(1 for seat in seats if seat.is_computer)
     if computers * 2 > len(seats):
         return Skip.COMPUTERS

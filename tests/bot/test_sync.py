@@ -17,7 +17,9 @@ def test_ten_triggers_queue_one_sync_and_one_edit(telegram, recorder):
     table, game, users = felix_table(telegram, recorder)
     with mock.patch.object(sync_game, "delay") as delay:
         for _ in range(10):
-            game_updated.send(sender=None, game_id=game.pk, version=None, events=[])
+            game_updated.send(
+                sender=None, game_id=game.pk, chat_id=game.chat_id, version=None, events=[]
+            )
         # Three moves while the sync waits in the queue.
         for user in users:
             table.tap(
@@ -70,7 +72,7 @@ def test_nothing_is_synced_without_a_bot_token(settings, recorder, transactional
 
     settings.TELEGRAM_BOT_TOKEN = ""
     game = GameFactory()
-    game_updated.send(sender=None, game_id=game.pk, version=None, events=[])
+    game_updated.send(sender=None, game_id=game.pk, chat_id=game.chat_id, version=None, events=[])
     assert recorder.calls == []
 
 

@@ -1,0 +1,244 @@
+"""Playing in the browser: the sandbox ("Play now"), the join link, and the table page,
+which is also the Telegram Mini App.
+
+Who is playing comes from the server only: a browser player from the session, a Telegram
+user from ``initData`` validated on every request that acts (``miniapp``). A move goes
+through the same service as the bot's (``games.play.services.submit_move``: same
+idempotency, same refusals). The page follows the game by long polling on a change token:
+each ``state`` request waits, up to ``WAIT_SECONDS``, for the table to change.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.db.models import Count
+from django.http import Http404, HttpResponseForbidden, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_POST, require_safe
+
+from games import catalog
+from games.play import errors, services
+from games.play.models import Game, GameStatus, Player
+
+from . import miniapp
+from .tables import change_token, table_context
+
+SESSION_KEY = "catclub_player"
+WAIT_SECONDS = 20.0
+POLL_SECONDS = 0.15
+MAX_COMPUTERS = 5
+
+
+# -- who is playing ---------------------------------------------------------------------
+def session_player(request) -> Player | None:
+    pk = request.session.get(SESSION_KEY)
+    return Player.objects.filter(pk=pk).first() if pk else None
+
+
+def acting_player(request) -> Player | None:
+    """The player a request acts for. A Mini App request carries Telegram's ``initData``
+    (checked every time: a forged or expired one is refused); a browser's comes from its
+    session."""
+    raw = request.headers.get("X-Telegram-Init-Data")
+    if raw is None:
+        return session_player(request)
+    data = miniapp.validate(raw, settings.TELEGRAM_BOT_TOKEN, settings.MINIAPP_MAX_AGE)
+    user = data.user
+    return services.player_from_telegram(
+        user.id, user.display_name, user.username, user.language_code
+    )
+
+
+def _player_or_403(request):
+    try:
+        return acting_player(request), None
+    except miniapp.InvalidInitData:
+        return None, HttpResponseForbidden(_("This Telegram sign-in is not valid (any more)."))
+
+
+# -- the sandbox ------------------------------------------------------------------------
+@require_safe
+def new_table(request):
+    games = [
+        {
+            "kind": kind,
+            "levels": [name for name in kind.strategies() if name != "heuristic"],
+        }
+        for kind in catalog.all_games()
+    ]
+    player = session_player(request)
+    return render(
+        request,
+        "web/play_new.html",
+        {"games": games, "player": player, "max_computers": MAX_COMPUTERS},
+    )
+
+
+@require_POST
+def create_table(request):
+    slug = request.POST.get("game", "")
+    try:
+        kind = catalog.get(slug)
+        computers = int(request.POST.get("computers", "0"))
+    except (catalog.UnknownGame, ValueError):
+        return redirect("web:play")
+    level = request.POST.get("level") or kind.default_strategy
+    if level not in kind.strategies():
+        level = kind.default_strategy
+    computers = max(0, min(computers, kind.max_players - 1, MAX_COMPUTERS))
+    try:
+        player = services.browser_player(
+            request.POST.get("name", ""), translation.get_language(), session_player(request)
+        )
+        game = services.create_lobby(None, kind.slug, player)
+        for _n in range(computers):
+            services.add_computer(game, level)
+        if 1 + computers >= kind.min_players and request.POST.get("friends") != "1":
+            services.start(game, by=player)
+    except errors.GameError as exc:
+        return render(request, "web/play_new.html", {"error": str(exc)}, status=400)
+    request.session[SESSION_KEY] = player.pk
+    return redirect("web:table", pk=game.pk)
+
+
+# -- the table --------------------------------------------------------------------------
+def _game(pk: int) -> Game:
+    game = Game.objects.select_related("league").filter(pk=pk).first()
+    if game is None:
+        raise Http404(_("There is no such game."))
+    return game
+
+
+@require_safe
+@ensure_csrf_cookie
+def table(request, pk: int):
+    game = _game(pk)
+    player = session_player(request)
+    t = table_context(game, player)
+    join_url = request.build_absolute_uri(reverse("web:table", args=[game.pk]))
+    error = request.session.pop("play_error", None)
+    return render(
+        request,
+        "web/play_table.html",
+        {
+            "t": t,
+            "player": player,
+            "join_url": join_url,
+            "can_join": game.status == GameStatus.LOBBY
+            and t.seat is None
+            and len(t.seats) < t.kind.max_players,
+            "is_creator": player is not None and player.pk == game.created_by_id,
+            "error": error,
+        },
+    )
+
+
+@require_GET
+def state(request, pk: int):
+    """The table as this viewer sees it, once it differs from ``token`` (long polling)."""
+    player, refused = _player_or_403(request)
+    if refused:
+        return refused
+    seen = request.GET.get("token", "")
+    deadline = time.monotonic() + min(float(request.GET.get("wait", WAIT_SECONDS)), WAIT_SECONDS)
+    while True:
+        row = (
+            Game.objects.filter(pk=pk)
+            .annotate(n_seats=Count("seats"))
+            .only("version", "status", "deadline")
+            .first()
+        )
+        if row is None:
+            raise Http404
+        if change_token(row, row.n_seats) != seen or time.monotonic() >= deadline:
+            break
+        time.sleep(POLL_SECONDS)
+        close_old_connections()
+    t = table_context(_game(pk), player)
+    html = render_to_string("web/tables/_table.html", {"t": t}, request=request)
+    return JsonResponse({"token": t.token, "html": html, "version": t.game.version})
+
+
+@require_POST
+def move(request, pk: int):
+    player, refused = _player_or_403(request)
+    if refused:
+        return refused
+    if player is None:
+        return JsonResponse({"ok": False, "message": _("Take a seat first.")}, status=403)
+    action = request.POST.get("action", "")
+    key = "web:" + (request.POST.get("key") or uuid.uuid4().hex)[:40]
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = None
+    with translation.override(player.language if player.in_telegram else None):
+        try:
+            services.submit_move(pk, player, action, key, version)
+        except errors.GameError as exc:
+            return JsonResponse({"ok": False, "message": str(exc)}, status=409)
+    return JsonResponse({"ok": True, "message": ""})
+
+
+@require_POST
+def join(request, pk: int):
+    game = _game(pk)
+    try:
+        player = services.browser_player(
+            request.POST.get("name", ""), translation.get_language(), session_player(request)
+        )
+        services.join(game, player)
+    except errors.GameError as exc:
+        request.session["play_error"] = str(exc)
+        return redirect("web:table", pk=pk)
+    request.session[SESSION_KEY] = player.pk
+    return redirect("web:table", pk=pk)
+
+
+@require_POST
+def start(request, pk: int):
+    game = _game(pk)
+    player = session_player(request)
+    try:
+        services.start(game, by=player)
+    except errors.GameError as exc:
+        request.session["play_error"] = str(exc)
+    return redirect("web:table", pk=pk)
+
+
+# -- the Telegram Mini App ----------------------------------------------------------------
+@require_safe
+@ensure_csrf_cookie
+def miniapp_entry(request):
+    """Where the Mini App opens: the page reads Telegram's ``initData`` and signs in."""
+    return render(request, "web/miniapp.html")
+
+
+@require_POST
+def miniapp_signin(request):
+    """The Mini App's sign-in: validated ``initData`` puts its Telegram user in the session
+    and says which table to open (``startapp=<game id>``)."""
+    try:
+        data = miniapp.validate(
+            request.POST.get("init_data"), settings.TELEGRAM_BOT_TOKEN, settings.MINIAPP_MAX_AGE
+        )
+    except miniapp.InvalidInitData:
+        return HttpResponseForbidden(_("This Telegram sign-in is not valid (any more)."))
+    user = data.user
+    player = services.player_from_telegram(
+        user.id, user.display_name, user.username, user.language_code
+    )
+    request.session[SESSION_KEY] = player.pk
+    target = reverse("web:play")
+    if data.start_param.isdigit() and Game.objects.filter(pk=int(data.start_param)).exists():
+        target = reverse("web:table", args=[int(data.start_param)])
+    return JsonResponse({"url": target})

@@ -1,0 +1,176 @@
+"""The web table: what one viewer (a seat, or a spectator) sees of a game, drawn with the
+card art, and the choices that seat has now.
+
+Every game has a web module (its catalog entry's ``renderers["web"]``) with:
+
+``TEMPLATE``                          the board's template (gets ``t``, a ``TableContext``)
+``card_label(code) -> str``           a card's name in the active language (alt text)
+``option(parts) -> (label, card)``    how the last part of a partial action is offered: a
+                                      label, and a card code to draw (or None)
+``event_text(event, names) -> str``   one event as a sentence in the active language, or
+                                      None to leave it out
+``score_text(result, seat, view)``    a seat's score on the final screen
+
+Views are the only thing read here: a seat's page holds its own view and nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import catalog
+from games.play.models import Game, GameStatus, Move, MoveStatus, Player, Seat
+from games.play.table import Table, seen_by
+
+RECENT_MOVES = 8
+EVENT_LINES = 6
+
+
+def web_module(slug: str) -> ModuleType:
+    return catalog.get(slug).renderer(catalog.WEB)
+
+
+@dataclass
+class Choice:
+    """One option of a (possibly multi-step) choice: a leaf carries the whole action."""
+
+    label: str
+    card: str | None = None
+    action: str | None = None
+    path: str = ""
+    children: list[Choice] = field(default_factory=list)
+
+
+def choice_tree(module: ModuleType, legal: list[str]) -> list[Choice]:
+    """The legal actions as a tree of single choices, split at ":": ``bowl:7:b2:0`` is
+    "Pass the bowl", then animal 7, then food b2, then animal 0."""
+    root = Choice("")
+    for action in legal:
+        parts = action.split(":")
+        node = root
+        for depth in range(1, len(parts) + 1):
+            path = ":".join(parts[:depth])
+            child = next((c for c in node.children if c.path == path), None)
+            if child is None:
+                label, card = module.option(tuple(parts[:depth]))
+                child = Choice(label, card, path=path)
+                node.children.append(child)
+            node = child
+        node.action = action
+    return root.children
+
+
+@dataclass
+class SeatLine:
+    number: int
+    name: str
+    is_me: bool
+    is_computer: bool
+    to_act: bool
+    rank: int | None = None
+    score: str = ""
+
+
+@dataclass
+class TableContext:
+    game: Game
+    kind: catalog.GameKind
+    seat: int | None  # the viewer's seat, None for a spectator
+    view: dict | None
+    seats: list[SeatLine]
+    choices: list[Choice]
+    events: list[str]
+    seconds_left: int | None
+    template: str
+    module: ModuleType
+    token: str
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.choices)
+
+    @property
+    def waiting_for(self) -> list[str]:
+        return [s.name for s in self.seats if s.to_act]
+
+    @property
+    def over(self) -> bool:
+        return self.game.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.player_id is None:
+        return _("Computer %(number)d") % {"number": seat.number + 1}
+    return seat.player.display_name
+
+
+def change_token(game: Game, n_seats: int) -> str:
+    """What the page compares to know the table changed (moves, seats, status, timer)."""
+    deadline = int(game.deadline.timestamp()) if game.deadline else 0
+    return f"{game.version}.{game.status}.{n_seats}.{deadline}"
+
+
+def viewer_seat(seats: list[Seat], player: Player | None) -> Seat | None:
+    if player is None:
+        return None
+    return next((s for s in seats if s.player_id == player.pk), None)
+
+
+def table_context(game: Game, player: Player | None) -> TableContext:
+    seats = list(game.seats.select_related("player").order_by("number"))
+    module = web_module(game.game_type)
+    mine = viewer_seat(seats, player)
+    number = mine.number if mine else None
+    table = Table(game)
+    view = table.view(number) if table.started else None
+    to_act = table.to_act()
+    legal = table.legal(number) if number is not None and not mine.is_computer else []
+    result = game.outcome if game.status == GameStatus.FINISHED else None
+    lines = []
+    for seat in seats:
+        line = SeatLine(
+            seat.number,
+            seat_name(seat),
+            is_me=seat.number == number,
+            is_computer=seat.is_computer,
+            to_act=seat.number in to_act,
+        )
+        if result is not None:
+            line.rank = result.ranks[seat.number]
+            line.score = module.score_text(result, seat.number, view)
+        lines.append(line)
+    names = [line.name for line in lines]
+    events = []
+    if view is not None:
+        moves = Move.objects.filter(game=game, status=MoveStatus.APPLIED).order_by("-seq")
+        recent = [
+            ev for m in reversed(list(moves.only("events")[:RECENT_MOVES])) for ev in m.events
+        ]
+        for ev in seen_by(recent, number):
+            text = module.event_text(ev, names)
+            if text:
+                events.append(text)
+    left = None
+    if game.deadline is not None and game.status == GameStatus.RUNNING:
+        left = max(0, int((game.deadline - timezone.now()).total_seconds()))
+    return TableContext(
+        game=game,
+        kind=game.kind,
+        seat=number,
+        view=view,
+        seats=lines,
+        choices=choice_tree(module, legal),
+        events=events[-EVENT_LINES:],
+        seconds_left=left,
+        template=module.TEMPLATE,
+        module=module,
+        token=change_token(game, len(seats)),
+    )

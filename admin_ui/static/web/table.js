@@ -1,0 +1,182 @@
+// The web table: follows the game by long polling, offers the seat's choices one step at
+// a time, and sends moves. Inside Telegram (a Mini App) it also signs every request with
+// Telegram's initData and follows Telegram's theme, back button and haptics; it needs no
+// script of Telegram's to do so (the protocol is a few messages, written out below).
+(function () {
+  "use strict";
+
+  // -- Telegram, when the page is a Mini App ---------------------------------------------
+  const tg = (function () {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    let initData = hash.get("tgWebAppData") || sessionStorage.getItem("tgInitData") || "";
+    if (initData) sessionStorage.setItem("tgInitData", initData);
+    const handlers = {};
+    window.Telegram = window.Telegram || {};
+    window.Telegram.WebView = window.Telegram.WebView || {
+      receiveEvent: function (type, data) { (handlers[type] || []).forEach((f) => f(data)); },
+    };
+    function post(type, data) {
+      const body = JSON.stringify(data || {});
+      try {
+        if (window.TelegramWebviewProxy) window.TelegramWebviewProxy.postEvent(type, body);
+        else if (window.external && "notify" in window.external)
+          window.external.notify(JSON.stringify({ eventType: type, eventData: data || {} }));
+        else if (window.parent !== window)
+          window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data || {} }), "*");
+      } catch (e) { /* not inside Telegram */ }
+    }
+    const theme = hash.get("tgWebAppThemeParams");
+    if (theme) {
+      try {
+        const t = JSON.parse(theme);
+        const root = document.documentElement.style;
+        if (t.bg_color) root.setProperty("--bg", t.bg_color);
+        if (t.text_color) root.setProperty("--fg", t.text_color);
+        if (t.button_color) root.setProperty("--accent", t.button_color);
+        if (t.button_text_color) root.setProperty("--accent-fg", t.button_text_color);
+        if (t.hint_color) root.setProperty("--muted", t.hint_color);
+        if (t.secondary_bg_color) root.setProperty("--panel", t.secondary_bg_color);
+      } catch (e) { /* a theme we cannot read: keep ours */ }
+    }
+    return {
+      initData: initData,
+      active: Boolean(initData),
+      post: post,
+      on: function (type, f) { (handlers[type] = handlers[type] || []).push(f); },
+      haptic: function (kind) { if (initData) post("web_app_trigger_haptic_feedback", kind); },
+    };
+  })();
+  window.catclubTelegram = tg;
+
+  const box = document.getElementById("table");
+  if (!box) return;
+  const toastBox = document.getElementById("toast");
+  let token = box.dataset.token;
+
+  function csrf() {
+    const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    return m ? decodeURIComponent(m[1]) : "";
+  }
+  function headers() {
+    const h = { "X-CSRFToken": csrf() };
+    if (tg.initData) h["X-Telegram-Init-Data"] = tg.initData;
+    return h;
+  }
+  function toast(text) {
+    if (!toastBox) return;
+    toastBox.textContent = text;
+    toastBox.classList.toggle("shown", Boolean(text));
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => toastBox.classList.remove("shown"), 2500);
+  }
+
+  // -- following the game -----------------------------------------------------------------
+  function show(html) {
+    box.innerHTML = html;
+    bind();
+    document.dispatchEvent(new CustomEvent("catclub:table", { detail: { token: token } }));
+  }
+  async function follow() {
+    for (;;) {
+      try {
+        const r = await fetch(box.dataset.state + "?token=" + encodeURIComponent(token), {
+          headers: headers(), credentials: "same-origin",
+        });
+        if (r.status === 403) { toast(await r.text()); return; }
+        const data = await r.json();
+        if (data.token !== token) {
+          token = data.token;
+          if (box.dataset.lobby) { location.reload(); return; }
+          show(data.html);
+        }
+      } catch (e) {
+        await new Promise((ok) => setTimeout(ok, 2000));
+      }
+    }
+  }
+
+  // -- choosing and moving ------------------------------------------------------------------
+  let chosen = [];
+  function bind() {
+    const choices = box.querySelector(".choices");
+    if (!choices) return;
+    chosen = [];
+    choices.addEventListener("click", (ev) => {
+      const btn = ev.target.closest("button");
+      if (!btn) return;
+      if (btn.classList.contains("undo")) return reset(choices);
+      if (btn.classList.contains("do")) return send(choices.dataset.action, btn);
+      if (!btn.classList.contains("opt")) return;
+      const step = choices.querySelector('.step[data-parent="' + CSS.escape(btn.dataset.path) + '"]');
+      chosen.push(btn.querySelector(".lbl").textContent);
+      if (step) {
+        btn.closest(".options").hidden = true;
+        step.hidden = false;
+        showBack(choices, true);
+      } else if (Number(btn.dataset.depth) === 0) {
+        send(btn.dataset.action, btn);
+      } else {
+        btn.closest(".options").hidden = true;
+        choices.dataset.action = btn.dataset.action;
+        const confirm = choices.querySelector(".confirm");
+        confirm.querySelector(".summary").textContent = chosen.join(" → ");
+        confirm.hidden = false;
+        confirm.querySelector(".do").focus();
+      }
+    });
+  }
+  function showBack(choices, visible) {
+    const confirm = choices.querySelector(".confirm");
+    confirm.hidden = !visible;
+    confirm.querySelector(".do").hidden = visible;
+    confirm.querySelector(".summary").textContent = chosen.join(" → ");
+  }
+  function reset(choices) {
+    chosen = [];
+    choices.querySelectorAll(".step").forEach((s) => (s.hidden = true));
+    choices.querySelectorAll(".options").forEach((o) => (o.hidden = false));
+    const confirm = choices.querySelector(".confirm");
+    confirm.hidden = true;
+    confirm.querySelector(".do").hidden = false;
+  }
+  async function send(action, btn) {
+    const tablebox = box.querySelector(".tablebox");
+    const form = new FormData();
+    form.append("action", action);
+    form.append("version", tablebox ? tablebox.dataset.version : "");
+    form.append("key", (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)));
+    box.querySelectorAll(".choices button").forEach((b) => (b.disabled = true));
+    tg.haptic({ type: "impact", impact_style: "light" });
+    try {
+      const r = await fetch(box.dataset.move, {
+        method: "POST", body: form, headers: headers(), credentials: "same-origin",
+      });
+      const data = await r.json().catch(() => ({ ok: false, message: "" }));
+      if (!data.ok) {
+        toast(data.message || r.statusText);
+        tg.haptic({ type: "notification", notification_type: "error" });
+        box.querySelectorAll(".choices button").forEach((b) => (b.disabled = false));
+      }
+    } catch (e) {
+      toast(e.message);
+      box.querySelectorAll(".choices button").forEach((b) => (b.disabled = false));
+    }
+  }
+
+  // -- the turn clock -----------------------------------------------------------------------
+  setInterval(() => {
+    box.querySelectorAll(".clock").forEach((c) => {
+      const left = Math.max(0, Number(c.dataset.left) - 1);
+      c.dataset.left = left;
+      c.textContent = left;
+    });
+  }, 1000);
+
+  if (tg.active) {
+    tg.post("web_app_ready");
+    tg.post("web_app_setup_back_button", { is_visible: true });
+    tg.on("back_button_pressed", () => history.back());
+  }
+  bind();
+  follow();
+})();
