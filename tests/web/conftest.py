@@ -5,6 +5,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core.cache import cache
 
+from tests.web.browser import chromium, page  # noqa: F401  (fixtures for every web test)
 from tests.web.seed import seed_league
 
 MODERATION_PERMISSIONS = ["ban_player", "abort_game", "replace_seat", "flag_game", "adjust_letters"]

@@ -1,0 +1,94 @@
+"""A real browser for the web tests: Debian's Chromium, headless, driven by Playwright
+(never a downloaded browser), with fixtures that catch page errors and any request that
+leaves the site. Imported by the conftest, so every web test can ask for ``page``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests import services
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+
+
+def ensure_chromium() -> str:
+    if not os.path.exists(CHROMIUM) and shutil.which("apt-get") and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env, timeout=600)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "chromium"], check=False, env=env, timeout=900
+        )
+    if not os.path.exists(CHROMIUM):
+        services.unavailable(
+            "needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium)"
+        )
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    path = ensure_chromium()
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread while it runs; the test's
+    # own database work (seeding, the database flush after it) is ordinary synchronous
+    # code, which Django would otherwise refuse next to a running loop.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=path, args=ARGS, headless=True)
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def page(chromium, live_server):
+    context = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale="en-GB")
+    page = context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda exc: page.problems.append(f"page error: {exc}"))
+    page.on(
+        "console",
+        lambda msg: msg.type == "error" and page.problems.append(f"console: {msg.text}"),
+    )
+
+    def outside(request):
+        if not request.url.startswith(live_server.url) and not request.url.startswith("data:"):
+            page.problems.append(f"external request: {request.url}")
+
+    page.on("request", outside)
+    yield page
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def fits_the_phone(page) -> bool:
+    """Nothing makes the page itself scroll sideways (wide tables scroll in their box)."""
+    return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1

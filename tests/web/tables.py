@@ -1,0 +1,42 @@
+"""Driving the web table in a real browser the way a person does: from the home page to a
+table, then clicking one of the offered choices until the game is over."""
+
+from __future__ import annotations
+
+import random
+
+from tests.web.browser import PHONE
+
+
+def start_from_home(page, base: str, slug: str, computers: int, name: str = "Ann") -> None:
+    page.goto(base + "/")
+    page.click("a.playnow")
+    page.check(f"input[name=game][value={slug}]")
+    page.fill("#name", name)
+    page.select_option("#computers", str(computers))
+    page.click("form.newtable button.primary")
+    page.wait_for_selector(".tablebox")
+
+
+def play_by_clicking(page, max_clicks: int, seed: int = 7) -> int:
+    """Click through the offered choices (a step at a time, confirming multi-part ones)
+    until the final screen. Returns the clicks made."""
+    rng = random.Random(seed)
+    clicks = 0
+    while clicks < max_clicks:
+        page.wait_for_selector(".final, .choices .options:not([hidden]) .opt:not([disabled])")
+        if page.locator(".final").count():
+            return clicks
+        options = page.locator(".choices .options:visible .opt:not([disabled])")
+        n = options.count()
+        if n == 0:
+            continue
+        options.nth(rng.randrange(n)).click()
+        clicks += 1
+        confirm = page.locator(".choices .confirm:visible .do:visible")
+        if confirm.count():
+            confirm.click()
+    raise AssertionError(f"no final screen after {max_clicks} clicks")
+
+
+__all__ = ["PHONE", "play_by_clicking", "start_from_home"]
