@@ -7,7 +7,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 MAX_PER_ROW = 8
 MAX_BUTTONS = 100
@@ -18,6 +18,8 @@ class Button:
     label: str
     data: str | None = None
     url: str | None = None
+    # A Mini App opened in place (Telegram allows these in private chats only).
+    web_app: str | None = None
 
 
 Rows = list[list[Button]]
@@ -30,23 +32,20 @@ def grid(buttons: list[Button], per_row: int) -> Rows:
 def to_markup(rows: Rows | None) -> InlineKeyboardMarkup | None:
     if not rows:
         return None
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(b.label, url=b.url)
-                if b.url
-                else InlineKeyboardButton(b.label, callback_data=b.data)
-                for b in row
-            ]
-            for row in rows
-            if row
-        ]
-    )
+    return InlineKeyboardMarkup([[_button(b) for b in row] for row in rows if row])
+
+
+def _button(b: Button) -> InlineKeyboardButton:
+    if b.web_app:
+        return InlineKeyboardButton(b.label, web_app=WebAppInfo(b.web_app))
+    if b.url:
+        return InlineKeyboardButton(b.label, url=b.url)
+    return InlineKeyboardButton(b.label, callback_data=b.data)
 
 
 def content_hash(text: str, rows: Rows | None) -> str:
     payload = json.dumps(
-        [text, [[[b.label, b.data, b.url] for b in row] for row in rows or []]],
+        [text, [[[b.label, b.data, b.url, b.web_app] for b in row] for row in rows or []]],
         ensure_ascii=False,
     )
     return hashlib.sha1(payload.encode()).hexdigest()

@@ -13,10 +13,11 @@ from django.core.cache import cache
 from django.utils import timezone, translation
 
 from bot import cachekeys, transport
-from bot.keyboard import Rows, content_hash
+from bot.keyboard import Button, Rows, content_hash
 from bot.render import lobby as lobby_render
 from bot.render import renderer
 from bot.render.common import DEADLINE, Ctx, format_left
+from config.links import absolute
 from games.play.models import Game, GameStatus, Move, MoveStatus
 from games.play.table import Table, seen_by
 
@@ -106,7 +107,12 @@ class GameScreens:
         if self.game.status == GameStatus.ABORTED:
             return self._screen(lobby_render.cancelled(self.game), [])
         ctx = self._ctx(None, [])
-        return self._screen(*self.render.table(self.game_table.view(None), ctx))
+        text, rows = self.render.table(self.game_table.view(None), ctx)
+        link = transport.miniapp_link(self.game.pk)
+        if link and self.game.status == GameStatus.RUNNING:
+            # In a group only a URL button can open a Mini App (a Direct Link one).
+            rows = [*(rows or []), [Button("🃏 " + translation.gettext("Open table"), url=link)]]
+        return self._screen(text, rows)
 
     def notices(self, after_seq: int) -> list[tuple[int, str]]:
         """(seq, text) of the notices due for moves after ``after_seq``."""
@@ -145,6 +151,12 @@ class GameScreens:
         text, rows = shown
         if seat.replaced_by_computer and self.game.status == GameStatus.RUNNING:
             text += "\n🤖 " + translation.gettext("A computer plays your seat now.")
+        elif transport.miniapp_link(self.game.pk) and self.game.status == GameStatus.RUNNING:
+            table_url = absolute("web:table", self.game.pk)
+            rows = [
+                *(rows or []),
+                [Button("🃏 " + translation.gettext("Open table"), web_app=table_url)],
+            ]
         return self._screen(text, rows)
 
     def view(self, number: int | None) -> dict:

@@ -48,3 +48,10 @@ def bot_username() -> str:
 def deep_link(payload: str) -> str:
     name = bot_username()
     return f"https://t.me/{name}?start={payload}" if name else ""
+
+
+def miniapp_link(game_id: int) -> str:
+    """The Direct Link to the Mini App at a game's table (``startapp`` carries the game),
+    or "" when no Mini App is configured (``TELEGRAM_MINIAPP_SHORT_NAME``)."""
+    name, app = bot_username(), settings.TELEGRAM_MINIAPP_SHORT_NAME
+    return f"https://t.me/{name}/{app}?startapp={game_id}" if name and app else ""

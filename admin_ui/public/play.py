@@ -34,7 +34,7 @@ from .tables import change_token, table_context
 
 SESSION_KEY = "catclub_player"
 WAIT_SECONDS = 20.0
-POLL_SECONDS = 0.15
+POLL_SECONDS = 0.1
 MAX_COMPUTERS = 5
 
 

@@ -58,7 +58,7 @@ def card(t, code, css: str = ""):
     """A card of the table's game, drawn by ``games.art`` with its name in the page's
     language as the picture's label."""
     svg = art.card_svg(t.kind.slug, str(code), t.module.card_label(str(code)))
-    return format_html('<span class="card {}">{}</span>', css, mark_safe(svg))
+    return format_html('<span class="card {}" data-code="{}">{}</span>', css, code, mark_safe(svg))
 
 
 @register.simple_tag

@@ -278,6 +278,7 @@ class Recorder(BaseRequest):
         if isinstance(markup, str):
             markup = json.loads(markup)
         rows = (markup or {}).get("inline_keyboard", [])
+        in_group = int(params.get("chat_id", 0)) < 0
         if sum(len(r) for r in rows) > 100 or any(len(r) > 8 for r in rows):
             return self._error(400, "Bad Request: too many buttons")
         for row in rows:
@@ -287,7 +288,9 @@ class Recorder(BaseRequest):
                     return self._error(400, "Bad Request: button text is empty")
                 if data is not None and not 1 <= len(data.encode()) <= 64:
                     return self._error(400, "Bad Request: BUTTON_DATA_INVALID")
-                if data is None and not b.get("url"):
+                if b.get("web_app") and in_group:  # Mini App buttons: private chats only
+                    return self._error(400, "Bad Request: BUTTON_TYPE_INVALID")
+                if data is None and not b.get("url") and not b.get("web_app"):
                     return self._error(400, "Bad Request: button has no action")
         return plain, text, markup or None
 

@@ -38,6 +38,11 @@ class Command(BaseCommand):
             self.stdout.write("Bot started (long polling).")
         else:
             self.stdout.write("No TELEGRAM_BOT_TOKEN: the bot is not started (see README).")
+        host = addrport if ":" in addrport else f"127.0.0.1:{addrport}"
+        self.stdout.write(
+            self.style.SUCCESS(f"Play in your browser: http://{host}/play/")
+            + f"  (the admin: http://{host}/admin/)"
+        )
         try:
             call_command("runserver", addrport, use_reloader=False)
         finally:

@@ -51,7 +51,9 @@
   const box = document.getElementById("table");
   if (!box) return;
   const toastBox = document.getElementById("toast");
-  let token = box.dataset.token;
+  // Inside Telegram the first page came without the session's player: ask at once for the
+  // table as the signed-in seat sees it.
+  let token = tg.active ? "" : box.dataset.token;
 
   function csrf() {
     const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
