@@ -165,6 +165,10 @@ TELEGRAM_MINIAPP_SHORT_NAME = env.str("TELEGRAM_MINIAPP_SHORT_NAME", default="")
 # How old a Mini App's initData may be before the server refuses it (seconds).
 MINIAPP_MAX_AGE = env.int("MINIAPP_MAX_AGE", default=24 * 3600)
 
+# --- The web table ----------------------------------------------------------------------
+# How long a page's long poll waits for its table to change before it asks again.
+TABLE_WAIT_SECONDS = env.float("TABLE_WAIT_SECONDS", default=20.0)
+
 # --- Games ----------------------------------------------------------------------------
 # Seconds a seat has to act, per game: the catalog's figure unless TURN_SECONDS_<GAME> says
 # otherwise (TURN_SECONDS_FELIX=120); chats and leagues may override both.

@@ -17,6 +17,16 @@ if DB_VENDOR == "postgresql":  # noqa: F405
     # Likewise its own test database on a shared PostgreSQL server.
     _name = DATABASES["default"]["NAME"]  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": f"test_{_name}_{os.getpid()}"}  # noqa: F405
+else:
+    # A file, as the embedded default has, not SQLite's shared in-memory database: there,
+    # two connections (a page's long poll and a move, in the browser tests) lock each
+    # other's tables at once instead of waiting their turn.
+    import tempfile
+
+    _file = os.path.join(tempfile.gettempdir(), f"catclub-test-{os.getpid()}.sqlite3")
+    DATABASES["default"]["TEST"] = {"NAME": _file}  # noqa: F405
+# The web table's long polls answer sooner, so no request outlives its browser test.
+TABLE_WAIT_SECONDS = 3.0
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Tests run tasks in-process unless a test starts a real worker (see tests/conftest.py).
 CELERY_TASK_ALWAYS_EAGER = True

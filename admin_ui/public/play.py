@@ -5,7 +5,7 @@ Who is playing comes from the server only: a browser player from the session, a 
 user from ``initData`` validated on every request that acts (``miniapp``). A move goes
 through the same service as the bot's (``games.play.services.submit_move``: same
 idempotency, same refusals). The page follows the game by long polling on a change token:
-each ``state`` request waits, up to ``WAIT_SECONDS``, for the table to change.
+each ``state`` request waits, up to ``TABLE_WAIT_SECONDS``, for the table to change.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from . import miniapp
 from .tables import change_token, table_context
 
 SESSION_KEY = "catclub_player"
-WAIT_SECONDS = 20.0
 POLL_SECONDS = 0.1
 MAX_COMPUTERS = 5
 
@@ -149,7 +148,12 @@ def state(request, pk: int):
     if refused:
         return refused
     seen = request.GET.get("token", "")
-    deadline = time.monotonic() + min(float(request.GET.get("wait", WAIT_SECONDS)), WAIT_SECONDS)
+    limit = settings.TABLE_WAIT_SECONDS
+    try:
+        wait = min(float(request.GET.get("wait", limit)), limit)
+    except ValueError:
+        wait = limit
+    deadline = time.monotonic() + wait
     while True:
         row = (
             Game.objects.filter(pk=pk)

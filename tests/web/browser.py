@@ -65,7 +65,9 @@ def chromium():
 
 
 @pytest.fixture
-def page(chromium, live_server):
+def page(chromium, live_server, transactional_db):
+    """A phone-sized page; closed before the database is emptied, so no request of its
+    own outlives the test."""
     context = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale="en-GB")
     page = context.new_page()
     page.problems = []

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from games import catalog
 from games.play.models import Game, GameStatus, Move, MoveStatus, Player, Seat
 from games.play.table import Table, seen_by
+from games.ratings.models import RatedGame, RatingChange
 
 RECENT_MOVES = 8
 EVENT_LINES = 6
@@ -47,7 +48,8 @@ class Choice:
 
 def choice_tree(module: ModuleType, legal: list[str]) -> list[Choice]:
     """The legal actions as a tree of single choices, split at ":": ``bowl:7:b2:0`` is
-    "Pass the bowl", then animal 7, then food b2, then animal 0."""
+    "Pass the bowl", then animal 7, then food b2, then animal 0. A choice of one step is
+    offered directly (see ``_inline_single_steps``); one of several ends with a confirm."""
     root = Choice("")
     for action in legal:
         parts = action.split(":")
@@ -61,7 +63,19 @@ def choice_tree(module: ModuleType, legal: list[str]) -> list[Choice]:
                 node.children.append(child)
             node = child
         node.action = action
-    return root.children
+    return _inline_single_steps(root.children)
+
+
+def _inline_single_steps(top: list[Choice]) -> list[Choice]:
+    """A choice that takes one more step, whose options are all final (``play:<card>``,
+    ``place:<card>``, ``bid:<n>``), is offered directly: the cards themselves, one tap."""
+    out: list[Choice] = []
+    for choice in top:
+        if choice.action is None and all(not c.children for c in choice.children):
+            out.extend(choice.children)
+        else:
+            out.append(choice)
+    return out
 
 
 @dataclass
@@ -73,6 +87,7 @@ class SeatLine:
     to_act: bool
     rank: int | None = None
     score: str = ""
+    rating_delta: float | None = None  # the overall rating's change, for a rated game
 
 
 @dataclass
@@ -88,6 +103,7 @@ class TableContext:
     template: str
     module: ModuleType
     token: str
+    not_rated: str = ""  # why a finished game was not rated
 
     @property
     def names(self) -> list[str]:
@@ -147,6 +163,9 @@ def table_context(game: Game, player: Player | None) -> TableContext:
             line.rank = result.ranks[seat.number]
             line.score = module.score_text(result, seat.number, view)
         lines.append(line)
+    not_rated = ""
+    if result is not None:
+        not_rated = _rating_changes(game, seats, lines)
     names = [line.name for line in lines]
     events = []
     if view is not None:
@@ -173,4 +192,18 @@ def table_context(game: Game, player: Player | None) -> TableContext:
         template=module.TEMPLATE,
         module=module,
         token=change_token(game, len(seats)),
+        not_rated=not_rated,
     )
+
+
+def _rating_changes(game: Game, seats: list[Seat], lines: list[SeatLine]) -> str:
+    """Puts each rated seat's overall rating change on its line; returns why the game was
+    not rated, or "" (the decision may still be on its way)."""
+    decision = RatedGame.objects.filter(game=game).first()
+    if decision is not None and not decision.rated:
+        return decision.get_skipped_display()
+    changes = RatingChange.objects.filter(game=game, rating__league=None).select_related("rating")
+    by_player = {c.rating.player_id: c.delta for c in changes}
+    for seat, line in zip(seats, lines, strict=True):
+        line.rating_delta = by_player.get(seat.player_id)
+    return ""

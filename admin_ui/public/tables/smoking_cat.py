@@ -1,0 +1,100 @@
+"""Smoking Cat at the web table: the letters of the game word, the points of the deal, the
+trick on the table, and the seat's own hand drawn with the German-suited deck. Passing is
+three single choices, one card at a time (the engine's ``pass:<card>``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+TEMPLATE = "web/tables/smoking_cat.html"
+SUIT_ORDER = "LHBA"
+RANK_ORDER = "789XUOKA"
+
+
+def suit_name(code: str) -> str:
+    return {"L": _("Leaves"), "H": _("Hearts"), "B": _("Bells"), "A": _("Acorns")}[code]
+
+
+def rank_name(code: str) -> str:
+    names = {"X": "10", "U": _("Unter"), "O": _("Ober"), "K": _("King"), "A": _("Ace")}
+    return names.get(code, code)
+
+
+def card_label(code: str) -> str:
+    """ "Ober of Leaves", "7 of Hearts"."""
+    return _("%(rank)s of %(suit)s") % {"rank": rank_name(code[1]), "suit": suit_name(code[0])}
+
+
+def sort_key(code: str) -> tuple[int, int]:
+    return SUIT_ORDER.index(code[0]), RANK_ORDER.index(code[1])
+
+
+def option(parts: tuple[str, ...]) -> tuple[str, str | None]:
+    verb = parts[0]
+    if verb == "throw":
+        return _("Throw down (concede the deal)"), None
+    if len(parts) == 1:
+        return {"pass": _("Pass"), "play": _("Play")}.get(verb, verb), None
+    return card_label(parts[1]), parts[1]
+
+
+def event_text(ev: dict, names: list[str]) -> str | None:
+    kind = ev["type"]
+
+    def name(seat):
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+
+    if kind == "received":
+        cards = ", ".join(card_label(c) for c in ev["cards"])
+        return _("You received %(cards)s.") % {"cards": cards}
+    if kind == "play_start":
+        return _("Play starts: %(name)s leads.") % {"name": name(ev["leader"])}
+    if kind == "play":
+        return _("%(name)s plays %(card)s.") % {
+            "name": name(ev["seat"]),
+            "card": card_label(ev["card"]),
+        }
+    if kind == "trick":
+        return _("%(name)s takes the trick (+%(points)d).") % {
+            "name": name(ev["winner"]),
+            "points": ev["points"],
+        }
+    if kind == "throw":
+        return _("%(name)s throws down and takes %(points)d points.") % {
+            "name": name(ev["seat"]),
+            "points": ev["points"],
+        }
+    if kind == "deal_end":
+        return _("Deal %(deal)d lost by %(names)s: %(letters)s") % {
+            "deal": ev["deal"],
+            "names": ", ".join(name(s) for s in ev["losers"]),
+            "letters": " · ".join(f"{name(s)} {ev['letters'][s]}" for s in ev["losers"]),
+        }
+    if kind == "deal":
+        return _("Deal %(deal)d: %(name)s deals.") % {
+            "deal": ev["deal"],
+            "name": name(ev["dealer"]),
+        }
+    if kind == "letter_adjusted":
+        text = (
+            _("A moderator gave %(name)s a letter.")
+            if ev["delta"] > 0
+            else _("A moderator took a letter from %(name)s.")
+        )
+        return text % {"name": name(ev["seat"])}
+    return None
+
+
+def score_text(result, seat: int, view: dict | None) -> str:
+    count = int(result.score(seat))
+    word = (view or {}).get("word", "")
+    return (
+        (word[:count] or "–")
+        + " · "
+        + ngettext("%(count)d letter", "%(count)d letters", count) % {"count": count}
+    )
+
+
+def hand(view: dict) -> list[str]:
+    return sorted(view.get("hand") or [], key=sort_key)
