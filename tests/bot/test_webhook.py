@@ -71,6 +71,57 @@ def test_webhook_rejects_what_is_not_an_update(hook):
     assert client.get(URL).status_code == 405
 
 
+NOT_UPDATES = {
+    "huge-float": b'{"update_id": 1e999}',
+    "huge-negative-float": b'{"update_id": -1e999}',
+    "nan": b'{"update_id": NaN}',
+    "infinity": b'{"update_id": Infinity}',
+    "fraction": b'{"update_id": 7.5}',
+    "float": b'{"update_id": 7.0}',
+    "bool": b'{"update_id": true}',
+    "string": b'{"update_id": "7"}',
+    "negative": b'{"update_id": -7}',
+    "over-64-bits": b'{"update_id": 100000000000000000000000000000}',
+    "over-4300-digits": b'{"update_id": 1' + b"0" * 5000 + b"}",
+    "huge-float-elsewhere": b'{"update_id": 7, "message": {"date": 1e999}}',
+    "too-deep": b'{"update_id": 7, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+    "not-utf8": b'{"update_id": 7, "x": "\xff\xfe"}',
+    "array": b"[7]",
+    "number": b"7",
+    "null": b"null",
+    "no-id": b'{"message": {}}',
+    "unreadable-message": b'{"update_id": 7, "message": "hello"}',
+    "unreadable-callback": b'{"update_id": 7, "callback_query": []}',
+}
+
+
+def post_body(body: bytes):
+    return Client().post(
+        URL,
+        body,
+        content_type="application/json",
+        HTTP_X_TELEGRAM_BOT_API_SECRET_TOKEN="s3cret-token",
+    )
+
+
+@pytest.mark.parametrize("body", NOT_UPDATES.values(), ids=NOT_UPDATES.keys())
+def test_webhook_answers_400_to_malformed_numbers_and_bodies_and_changes_nothing(
+    hook, telegram, recorder, body
+):
+    """{"update_id": 1e999} was a 500 (int(inf) overflows), deep nesting too, and a
+    float, bool or string id passed as an update. Each is a clear 400; the update id is
+    not taken, so the real update 7 is still processed afterwards."""
+    response = post_body(body)
+    assert response.status_code == 400, response.content
+    assert response.content == b"not an update"
+    assert [c for c in recorder.calls if c.method != "getMe"] == []
+    assert not Player.objects.exists()
+    anna = telegram.user("Anna")
+    update = {**telegram.message_update(anna, telegram.private(anna), "/help"), "update_id": 7}
+    assert hook(update).content == b"ok"
+    assert "/new" in recorder.last(anna.id).text
+
+
 def test_webhook_ignores_a_redelivered_update(hook, telegram, recorder):
     group = telegram.group()
     anna = telegram.user("Anna")
