@@ -204,6 +204,10 @@ CSRF_COOKIE_SECURE = HTTPS_ONLY
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SSL_REDIRECT", default=False)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS_ONLY else None
 SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=0)
+# Failed admin logins per username and address before that pair must wait for the
+# window to pass (admin_ui/login_throttle.py).
+LOGIN_THROTTLE_ATTEMPTS = env.int("LOGIN_THROTTLE_ATTEMPTS", default=5)
+LOGIN_THROTTLE_SECONDS = env.int("LOGIN_THROTTLE_SECONDS", default=15 * 60)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
