@@ -17,4 +17,6 @@ RUN pip install -c requirements.lock . \
 USER catclub
 
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+# --timeout: longer than the webhook's wait for its update (bot/bridge.py PROCESS_TIMEOUT);
+# gunicorn's default of 30 s killed the worker mid-update.
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "75"]
