@@ -244,6 +244,8 @@ class BonAppetitRules(Rules):
             )  # fmt: skip
             seen = {state.start}
             for _ in range(state.since):
+                if replay.end is not None:  # only a hand-edited dump gets here
+                    break
                 self._flip(replay, replay.seat)
                 seen.add(position(replay))
             state.seen = seen
