@@ -1,11 +1,15 @@
 """The webhook view: the secret token, duplicate deliveries, a flood of taps."""
 
+import asyncio
 import json
 import threading
+import time
+from types import SimpleNamespace
 
 import pytest
 from django.test import Client
 
+from bot import bridge as bridge_module
 from bot import views
 from games.models import Move, MoveSource, Player
 from tests.bot.play import Table
@@ -160,3 +164,39 @@ def test_a_flood_of_taps_on_one_button_records_one_move_and_answers_every_tap(
     assert taps.count() == 1
     for update in updates:
         telegram.answer_to(update["callback_query"]["id"])
+
+
+class SlowApp:
+    """An Application that takes its time to start and to handle an update."""
+
+    def __init__(self, start: float, handle: float):
+        self.start, self.handle = start, handle
+        self.bot = SimpleNamespace(username="slow_bot")
+        self.handled = []
+
+    async def initialize(self):
+        await asyncio.sleep(self.start)
+
+    async def process_update(self, update):
+        await asyncio.sleep(self.handle)
+        self.handled.append(update.update_id)
+
+    async def shutdown(self):
+        pass
+
+
+def test_the_bridge_waits_at_most_its_timeout_starting_the_application_included(monkeypatch):
+    """Gunicorn's timeout is set above PROCESS_TIMEOUT (tests/config); that holds only if
+    the start-up of the Application counts against the same wait, as it now does."""
+    monkeypatch.setattr(bridge_module, "PROCESS_TIMEOUT", 0.6)
+    app = SlowApp(start=0.4, handle=0.4)
+    runner = bridge_module.Bridge(lambda: app)
+    try:
+        began = time.monotonic()
+        with pytest.raises(TimeoutError):
+            runner.process({"update_id": 1})
+        assert time.monotonic() - began < 0.9  # not 0.4 + 0.6
+        runner.process({"update_id": 2})  # started now: the whole wait is the update's
+        assert 2 in app.handled
+    finally:
+        runner.close()
