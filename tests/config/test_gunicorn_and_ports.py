@@ -1,11 +1,17 @@
 """The production shape as the files say it, read without Docker: gunicorn waits longer
-than the webhook does, and only the web publishes a port."""
+than the webhook does, only the web publishes a port, the web's health check passes."""
 
+import http.server
 import json
+import os
 import re
 import shlex
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
+import pytest
 import yaml
 
 from bot import bridge
@@ -53,3 +59,44 @@ def test_only_the_web_publishes_a_port():
     for name in ("postgres", "redis", "worker", "beat", "bot"):
         assert "ports" not in services[name] and "expose" not in services[name], name
         assert services[name].get("network_mode") != "host", name
+
+
+def test_the_web_health_check_asks_as_the_sites_host(tmp_path):
+    """The check runs inside the container against gunicorn on 127.0.0.1, a Host that
+    production's DJANGO_ALLOWED_HOSTS does not list (Django answers 400): it sends
+    SITE_URL's host instead. Run here against a stub server that records the request."""
+    test = compose()["services"]["web"]["healthcheck"]["test"]
+    assert test[:3] == ["CMD", "python", "-c"]
+    seen = {}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.update(path=self.path, host=self.headers["Host"])
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        code = test[3].replace("127.0.0.1:8000/", f"127.0.0.1:{server.server_port}/")
+        env = {**os.environ, "SITE_URL": "https://catclub.example.org"}
+        proc = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, timeout=30
+        )
+    finally:
+        server.shutdown()
+    assert proc.returncode == 0, proc.stderr
+    assert seen == {"path": "/healthz", "host": "catclub.example.org"}
+
+
+@pytest.mark.django_db
+def test_healthz_answers_the_sites_host_over_plain_http_in_production(client, settings):
+    settings.ALLOWED_HOSTS = ["catclub.example.org"]
+    settings.SECURE_SSL_REDIRECT = True
+    settings.REDIS_URL = ""
+    assert client.get("/healthz", HTTP_HOST="catclub.example.org").status_code == 200
+    assert client.get("/healthz", HTTP_HOST="127.0.0.1:8000").status_code == 400
