@@ -4,17 +4,22 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 WORKDIR /app
 
-COPY pyproject.toml requirements.lock README.md ./
+COPY pyproject.toml README.md ./
+COPY requirements/runtime.txt ./requirements/
 COPY config ./config
 COPY games ./games
 COPY bot ./bot
 COPY admin_ui ./admin_ui
 COPY locale ./locale
 COPY manage.py ./
-RUN pip install -c requirements.lock . \
+# The runtime lock only, every file checked against its hash; then the project itself.
+RUN pip install --require-hashes -r requirements/runtime.txt \
+    && pip install --no-deps . \
     && DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput \
     && useradd --create-home catclub
 USER catclub
 
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+# --timeout: longer than the webhook's wait for its update (bot/bridge.py PROCESS_TIMEOUT);
+# gunicorn's default of 30 s killed the worker mid-update.
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "75"]

@@ -5,9 +5,10 @@
     python3 dev.py test    install the test extras, lint, check the import contracts and the
                            migrations, run the whole suite
 
-Both install into ``.venv`` with the versions pinned in ``requirements.lock`` and reinstall
-only when ``pyproject.toml`` or the lock file change. Extra arguments after ``test`` go to
-pytest (``python3 dev.py test -k felix``).
+Both install into ``.venv`` what the lock files pin, with their hashes: ``run`` only
+``requirements/runtime.txt``, ``test`` ``requirements/test.txt`` (the same runtime pins plus
+the test tools); they reinstall only when ``pyproject.toml`` or that lock file change.
+Extra arguments after ``test`` go to pytest (``python3 dev.py test -k felix``).
 """
 
 from __future__ import annotations
@@ -31,18 +32,24 @@ def sh(*args: object, **kwargs) -> None:
     subprocess.run([str(a) for a in args], cwd=ROOT, check=True, **kwargs)
 
 
-def install(extra: str) -> None:
+LOCKS = {"run": "requirements/runtime.txt", "test": "requirements/test.txt"}
+
+
+def install(what: str) -> None:
     if not PY.exists():
         venv.EnvBuilder(with_pip=True).create(VENV)
+    lock = LOCKS[what]
     digest = hashlib.sha256(
-        (ROOT / "pyproject.toml").read_bytes() + (ROOT / "requirements.lock").read_bytes()
+        (ROOT / "pyproject.toml").read_bytes() + (ROOT / lock).read_bytes()
     ).hexdigest()
-    stamp = VENV / f".installed-{extra or 'run'}"
+    stamp = VENV / f".installed-{what}"
     if stamp.exists() and stamp.read_text() == digest:
         return
-    target = f".[{extra}]" if extra else "."
     sh(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    sh(PY, "-m", "pip", "install", "--quiet", "-c", "requirements.lock", "-e", target)
+    # Every package with its hash: a file that differs from the locked one is refused.
+    sh(PY, "-m", "pip", "install", "--quiet", "--require-hashes", "-r", lock)
+    # The project itself, editable, with nothing more (its dependencies are all above).
+    sh(PY, "-m", "pip", "install", "--quiet", "--no-deps", "-e", ".")
     stamp.write_text(digest)
 
 
@@ -59,7 +66,7 @@ def ensure_env_file() -> None:
 
 
 def run(args: list[str]) -> None:
-    install("")
+    install("run")
     ensure_env_file()
     sh(PY, "manage.py", "start", *args)
 

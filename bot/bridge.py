@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 from telegram import Update
 from telegram.ext import Application
@@ -16,7 +17,19 @@ from telegram.ext import Application
 from bot import transport
 from bot.application import build_application
 
-PROCESS_TIMEOUT = 55  # Telegram gives up on a webhook call after about a minute
+# The longest the view waits for one update, starting the Application included: Telegram
+# gives up on a webhook call after about a minute. Gunicorn's worker timeout (Dockerfile,
+# docker-compose.yml) must be longer: a worker killed mid-update leaves the update marked
+# as seen, and Telegram's redelivery is then ignored as a duplicate.
+PROCESS_TIMEOUT = 55
+
+
+class BadUpdate(ValueError):
+    """A body with an update id that is still not an update the library can read."""
+
+
+def _left(deadline: float) -> float:
+    return max(0.0, deadline - time.monotonic())
 
 
 class Bridge:
@@ -26,8 +39,11 @@ class Bridge:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._app: Application | None = None
 
-    def _ensure(self) -> Application:
-        with self._lock:
+    def _ensure(self, deadline: float) -> Application:
+        # Waiting for another request's start-up counts against this request's time too.
+        if not self._lock.acquire(timeout=_left(deadline)):
+            raise TimeoutError("the Telegram application is still starting")
+        try:
             if self._app is None:
                 loop = asyncio.new_event_loop()
                 thread = threading.Thread(
@@ -35,18 +51,26 @@ class Bridge:
                 )
                 thread.start()
                 app = self._factory()
-                asyncio.run_coroutine_threadsafe(app.initialize(), loop).result(PROCESS_TIMEOUT)
+                init = asyncio.run_coroutine_threadsafe(app.initialize(), loop)
+                init.result(_left(deadline))
                 transport.remember_username(app.bot.username)
                 self._loop, self._app = loop, app
             return self._app
+        finally:
+            self._lock.release()
 
     def process(self, payload: dict) -> None:
-        app = self._ensure()
+        deadline = time.monotonic() + PROCESS_TIMEOUT
+        app = self._ensure(deadline)
+        try:
+            update = Update.de_json(payload, app.bot)
+        except Exception as exc:  # whatever the library trips on in a malformed body
+            raise BadUpdate(f"{type(exc).__name__}: {exc}") from exc
 
         async def handle():
-            await app.process_update(Update.de_json(payload, app.bot))
+            await app.process_update(update)
 
-        asyncio.run_coroutine_threadsafe(handle(), self._loop).result(PROCESS_TIMEOUT)
+        asyncio.run_coroutine_threadsafe(handle(), self._loop).result(_left(deadline))
 
     def close(self) -> None:
         with self._lock:

@@ -23,7 +23,14 @@ if (BASE_DIR / ".env").is_file():
 
 # --- Core -----------------------------------------------------------------------------
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
+# The value .env.example ships with: public, so never a key, not even with DEBUG on.
+PLACEHOLDER_SECRET_KEY = "change-me-to-a-long-random-string"
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
+if SECRET_KEY == PLACEHOLDER_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is still the placeholder from .env.example; set it to a long random"
+        " string, e.g. the output of: python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY is required when DJANGO_DEBUG is off.")
@@ -209,13 +216,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# HTTPS_ONLY: set when the site is served over HTTPS (behind a TLS-terminating proxy).
+# HTTPS_ONLY: set when the site is served over HTTPS (behind a TLS-terminating proxy that
+# sets X-Forwarded-Proto). Everything below follows from it unless the environment says
+# otherwise, so an https SITE_URL alone gives a `check --deploy` without warnings.
 HTTPS_ONLY = env.bool("DJANGO_HTTPS", default=not DEBUG and SITE_URL.startswith("https://"))
 SESSION_COOKIE_SECURE = HTTPS_ONLY
 CSRF_COOKIE_SECURE = HTTPS_ONLY
-SECURE_SSL_REDIRECT = env.bool("DJANGO_SSL_REDIRECT", default=False)
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SSL_REDIRECT", default=HTTPS_ONLY)
+# The container health check asks gunicorn directly, over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS_ONLY else None
-SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=0)
+SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS_ONLY else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=True)
+# Preloading asks browsers to hard-code HTTPS for the domain and all its subdomains, and
+# is slow to undo: the domain's owner opts in (DJANGO_HSTS_PRELOAD=1), so until then
+# Django's reminder that it is off (W021) is not a warning about this site.
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# Failed admin logins per username and address before that pair must wait for the
+# window to pass (admin_ui/login_throttle.py).
+LOGIN_THROTTLE_ATTEMPTS = env.int("LOGIN_THROTTLE_ATTEMPTS", default=5)
+LOGIN_THROTTLE_SECONDS = env.int("LOGIN_THROTTLE_SECONDS", default=15 * 60)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"

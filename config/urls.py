@@ -1,7 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from admin_ui.login_throttle import ThrottledAdminAuthenticationForm
 from config.health import healthz
+
+# The admin's own login (admin.site, mounted below, the site's only login) counts and
+# throttles failed attempts.
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

@@ -12,12 +12,15 @@ State (``BonAppetitState``): each pile is a string of one-character card codes, 
 first; the common pile is a string, bottom card first and top card last. A chase is
 ``flips_left > 0``: ``seat`` is then the chaser and ``owner`` the seat whose mouse is
 being chased (None for a mouse that started the game, B12).
+
+Every game ends (I2) even on a hand-stacked table that cycles: B13a ends it when a
+position repeats, and ``MAX_FLIPS`` bounds its length outright (see ``_after_flip``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .base import IllegalAction, Rules, event, ranks_from, rng_for
@@ -38,6 +41,11 @@ DECKS = {
 DEFAULT_DECK = {2: "red", 3: "red", 4: "full", 5: "full", 6: "full"}  # B3
 TOKENS = {2: 5, 3: 5, 4: 9, 5: 9, 6: 9}  # B1, B3: mouse-face tokens in play
 MAX_STACKED_CARDS = 90  # a stacked table holds at most a box of cards (keeps dumps small)
+# A hard bound on a game's length, over five times the longest shuffled game seen (B13a
+# cites 380 flips): B13a already ends every cycle, but the number of positions a stacked
+# table could run through before one repeats has no practical bound, and each flip may be
+# an automatic one. Reaching it ends the game the way B13a does.
+MAX_FLIPS = 2000
 # ----------------------------------------------------------------------------------------
 
 FLIP = "flip"
@@ -56,11 +64,36 @@ class BonAppetitState:
     seat: int  # who must flip now; once over, who was to flip
     flips_left: int = 0  # > 0 during a chase; ``seat`` is then the chaser
     owner: int | None = None  # whose mouse is chased (None: the starting card, B12)
-    end: str | None = None  # None while running, then "tokens" or "no_cards" (B13)
+    # None while running, then "tokens" or "no_cards" (B13), "repeat" (B13a) or
+    # "flip_limit" (MAX_FLIPS).
+    end: str | None = None
+    flips: int = 0  # flips so far in the game
+    # B13a: the position that opened the current stretch (the deal, or the last token
+    # handed out) and the flips since. Positions with other tokens can never come back
+    # (tokens only grow), and those in between follow from ``start`` (there are no
+    # decisions), so this is all a dump needs to find a repeat.
+    start: tuple | None = None
+    since: int = 0
+    # The positions of the stretch so far: a cache, never dumped; rebuilt from ``start``
+    # when missing (after ``load``).
+    seen: set | None = field(default=None, repr=False, compare=False)
 
     @property
     def tokens_left(self) -> int:
         return self.tokens_total - sum(self.tokens)
+
+
+def position(state: BonAppetitState) -> tuple:
+    """B13a's position: every pile in order, the common pile, the tokens, the player to
+    turn up and the chase in progress (the chaser is that player)."""
+    return (
+        tuple(state.piles),
+        state.common,
+        tuple(state.tokens),
+        state.seat,
+        state.flips_left,
+        state.owner,
+    )
 
 
 def deck_cards(deck: str) -> list[str]:
@@ -122,6 +155,7 @@ class BonAppetitRules(Rules):
             # nobody owns it.
             state.flips_left = PAWS[center]
         self._check_cards(state, [])
+        self._new_stretch(state)
         return state
 
     def _code(self, name: Any, what: str) -> str:
@@ -156,6 +190,12 @@ class BonAppetitRules(Rules):
             self.require_turn(state, seat)  # raises, with the reason
         if action != FLIP:
             raise IllegalAction(f"Unknown action {action!r}: the only move is to flip a card.")
+        events = self._flip(state, seat)
+        self._after_flip(state, events)
+        return events
+
+    def _flip(self, state: BonAppetitState, seat: int) -> list[dict]:
+        """One flip by ``seat`` under B6–B13, nothing else (B13a rebuilds with it)."""
         # B6: the top card of the pile goes face up on top of the common pile.
         pile = state.piles[seat]
         card, state.piles[seat] = pile[0], pile[1:]
@@ -171,6 +211,50 @@ class BonAppetitRules(Rules):
             state.seat = (seat + 1) % state.n
         self._check_cards(state, events)
         return events
+
+    # --- B13a: a repeated position ends the game; MAX_FLIPS bounds it anyway -------------
+    def _after_flip(self, state: BonAppetitState, events: list) -> None:
+        state.flips += 1
+        if state.end is not None:
+            return
+        now = position(state)
+        if now[2] != state.start[2]:  # a token changed hands: no earlier position can recur
+            self._new_stretch(state)
+        else:
+            seen = self._seen(state)
+            state.since += 1
+            if now in seen:
+                self._stop(state, "repeat", events)
+                return
+            seen.add(now)
+        if state.flips >= MAX_FLIPS:
+            self._stop(state, "flip_limit", events)
+
+    def _new_stretch(self, state: BonAppetitState) -> None:
+        state.start, state.since = position(state), 0
+        state.seen = {state.start}
+
+    def _seen(self, state: BonAppetitState) -> set:
+        """The positions from ``start`` to now, replayed when not cached (after a load)."""
+        if state.seen is None:
+            piles, common, tokens, seat, flips_left, owner = state.start
+            replay = BonAppetitState(
+                state.n, state.deck, list(piles), common, list(tokens), state.tokens_total,
+                seat, flips_left, owner,
+            )  # fmt: skip
+            seen = {state.start}
+            for _ in range(state.since):
+                if replay.end is not None:  # only a hand-edited dump gets here
+                    break
+                self._flip(replay, replay.seat)
+                seen.add(position(replay))
+            state.seen = seen
+        return state.seen
+
+    def _stop(self, state: BonAppetitState, reason: str, events: list) -> None:
+        """B13a: the game ends at once; the common pile (and any chase) is nobody's."""
+        state.flips_left, state.owner = 0, None
+        self._finish(state, reason, events)
 
     def _start_chase(self, state, owner: int, card: str, events: list, kind: str) -> None:
         """B9, B9c: the next player chases ``owner``'s mouse with as many flips as paws."""
@@ -280,11 +364,14 @@ class BonAppetitRules(Rules):
             "seat": state.seat,
             "chase": [state.flips_left, state.owner] if state.flips_left else None,
             "end": state.end,
+            "flips": state.flips,
+            # B13a's stretch; at its first position ``start`` is the table itself.
+            "since": [state.since, *map(_plain, state.start)] if state.since else None,
         }
 
     def load(self, data: dict) -> BonAppetitState:
         flips_left, owner = data["chase"] or (0, None)
-        return BonAppetitState(
+        state = BonAppetitState(
             data["n"],
             data["deck"],
             list(data["piles"]),
@@ -295,10 +382,25 @@ class BonAppetitRules(Rules):
             flips_left,
             owner,
             data["end"],
+            data.get("flips", 0),
         )
+        # A dump from before B13a has no stretch: one starts at the loaded position.
+        since = data.get("since")
+        if since:
+            piles, common, tokens, seat, chase_flips, chase_owner = since[1:]
+            state.since = since[0]
+            state.start = (tuple(piles), common, tuple(tokens), seat, chase_flips, chase_owner)
+        else:
+            state.start = position(state)
+        return state
 
     def clone(self, state: BonAppetitState) -> BonAppetitState:
-        return replace(state, piles=list(state.piles), tokens=list(state.tokens))
+        seen = None if state.seen is None else set(state.seen)
+        return replace(state, piles=list(state.piles), tokens=list(state.tokens), seen=seen)
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
 
 
 RULES = BonAppetitRules()

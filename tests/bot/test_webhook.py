@@ -1,11 +1,15 @@
 """The webhook view: the secret token, duplicate deliveries, a flood of taps."""
 
+import asyncio
 import json
 import threading
+import time
+from types import SimpleNamespace
 
 import pytest
 from django.test import Client
 
+from bot import bridge as bridge_module
 from bot import views
 from games.play.models import Move, MoveSource, Player
 from tests.bot.play import Table
@@ -71,6 +75,57 @@ def test_webhook_rejects_what_is_not_an_update(hook):
     assert client.get(URL).status_code == 405
 
 
+NOT_UPDATES = {
+    "huge-float": b'{"update_id": 1e999}',
+    "huge-negative-float": b'{"update_id": -1e999}',
+    "nan": b'{"update_id": NaN}',
+    "infinity": b'{"update_id": Infinity}',
+    "fraction": b'{"update_id": 7.5}',
+    "float": b'{"update_id": 7.0}',
+    "bool": b'{"update_id": true}',
+    "string": b'{"update_id": "7"}',
+    "negative": b'{"update_id": -7}',
+    "over-64-bits": b'{"update_id": 100000000000000000000000000000}',
+    "over-4300-digits": b'{"update_id": 1' + b"0" * 5000 + b"}",
+    "huge-float-elsewhere": b'{"update_id": 7, "message": {"date": 1e999}}',
+    "too-deep": b'{"update_id": 7, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+    "not-utf8": b'{"update_id": 7, "x": "\xff\xfe"}',
+    "array": b"[7]",
+    "number": b"7",
+    "null": b"null",
+    "no-id": b'{"message": {}}',
+    "unreadable-message": b'{"update_id": 7, "message": "hello"}',
+    "unreadable-callback": b'{"update_id": 7, "callback_query": []}',
+}
+
+
+def post_body(body: bytes):
+    return Client().post(
+        URL,
+        body,
+        content_type="application/json",
+        HTTP_X_TELEGRAM_BOT_API_SECRET_TOKEN="s3cret-token",
+    )
+
+
+@pytest.mark.parametrize("body", NOT_UPDATES.values(), ids=NOT_UPDATES.keys())
+def test_webhook_answers_400_to_malformed_numbers_and_bodies_and_changes_nothing(
+    hook, telegram, recorder, body
+):
+    """{"update_id": 1e999} was a 500 (int(inf) overflows), deep nesting too, and a
+    float, bool or string id passed as an update. Each is a clear 400; the update id is
+    not taken, so the real update 7 is still processed afterwards."""
+    response = post_body(body)
+    assert response.status_code == 400, response.content
+    assert response.content == b"not an update"
+    assert [c for c in recorder.calls if c.method != "getMe"] == []
+    assert not Player.objects.exists()
+    anna = telegram.user("Anna")
+    update = {**telegram.message_update(anna, telegram.private(anna), "/help"), "update_id": 7}
+    assert hook(update).content == b"ok"
+    assert "/new" in recorder.last(anna.id).text
+
+
 def test_webhook_ignores_a_redelivered_update(hook, telegram, recorder):
     group = telegram.group()
     anna = telegram.user("Anna")
@@ -109,3 +164,39 @@ def test_a_flood_of_taps_on_one_button_records_one_move_and_answers_every_tap(
     assert taps.count() == 1
     for update in updates:
         telegram.answer_to(update["callback_query"]["id"])
+
+
+class SlowApp:
+    """An Application that takes its time to start and to handle an update."""
+
+    def __init__(self, start: float, handle: float):
+        self.start, self.handle = start, handle
+        self.bot = SimpleNamespace(username="slow_bot")
+        self.handled = []
+
+    async def initialize(self):
+        await asyncio.sleep(self.start)
+
+    async def process_update(self, update):
+        await asyncio.sleep(self.handle)
+        self.handled.append(update.update_id)
+
+    async def shutdown(self):
+        pass
+
+
+def test_the_bridge_waits_at_most_its_timeout_starting_the_application_included(monkeypatch):
+    """Gunicorn's timeout is set above PROCESS_TIMEOUT (tests/config); that holds only if
+    the start-up of the Application counts against the same wait, as it now does."""
+    monkeypatch.setattr(bridge_module, "PROCESS_TIMEOUT", 0.6)
+    app = SlowApp(start=0.4, handle=0.4)
+    runner = bridge_module.Bridge(lambda: app)
+    try:
+        began = time.monotonic()
+        with pytest.raises(TimeoutError):
+            runner.process({"update_id": 1})
+        assert time.monotonic() - began < 0.9  # not 0.4 + 0.6
+        runner.process({"update_id": 2})  # started now: the whole wait is the update's
+        assert 2 in app.handled
+    finally:
+        runner.close()

@@ -87,6 +87,8 @@ def invariants(state: BonAppetitState) -> None:
         assert state.tokens_left == 0
     elif state.end == "no_cards":
         assert state.piles[state.seat] == ""
+    elif state.end is not None:
+        assert state.end in ("repeat", "flip_limit")  # B13a, MAX_FLIPS
     if state.flips_left:
         assert 1 <= state.flips_left <= 3 and state.end is None
         assert state.owner != state.seat  # the chaser is always the next player
@@ -475,22 +477,134 @@ def test_B13_starting_player_without_cards_ends_before_any_flip():
         RULES.apply(state, 0, "flip")
 
 
-def test_B13_stacked_table_without_cats_can_cycle_forever():
-    """Documents a gap in B13: when no cat ever comes up during a chase, no token is handed
-    out and no pile need run dry, so a position can repeat for ever. Here there is no cat;
-    searches also found cycles whose cats only come up in normal turns. No dealt game in
-    the I2 runs (nor in 100,000 more tried while writing this) failed to end."""
-    state = table("CC1C", "1")
-    seen = {}
-    for step in range(40):
-        key = json.dumps(RULES.dump(state))
+def naive_key(state: BonAppetitState) -> str:
+    """B13a's position, read from the dump independently of the engine's own bookkeeping."""
+    data = RULES.dump(state)
+    return json.dumps([data[k] for k in ("piles", "common", "tokens", "seat", "chase")])
+
+
+def reference_end(state: BonAppetitState, limit: int = 5000) -> tuple[str, int]:
+    """How B13 and a plain reading of B13a end a table: flips under B6-B13 alone (the
+    engine's ``_flip``), comparing each position with every one since the deal."""
+    from games.engines import bon_appetit as engine
+
+    state = RULES.clone(state)
+    if state.end is not None:
+        return state.end, 0
+    seen = {naive_key(state)}
+    for flips in range(1, limit + 1):
+        engine.RULES._flip(state, state.seat)
+        if state.end is not None:
+            return state.end, flips
+        key = naive_key(state)
         if key in seen:
-            break
-        seen[key] = step
+            return "repeat", flips
+        seen.add(key)
+    raise AssertionError("no end within the limit")
+
+
+def test_B13a_a_cycling_table_ends_at_once_when_a_position_repeats():
+    """B13a: a table without a cat in any chase cycles for ever under B13 alone (no token,
+    no pile runs dry); the game ends at once after the flip that repeats a position, here
+    the one after the third flip, the common pile belongs to nobody and B14 ranks."""
+    state = table("CC1C", "1")
+    ends = [kinds(flip(state))[-1] for _ in range(9)]
+    assert ends[:-1] == [
+        "flip", "chase_start", "pile_won", "flip", "chase_start", "pile_won", "flip",
+        "chase_start",
+    ]  # fmt: skip
+    assert ends[-1] == "game_end" and state.end == "repeat"
+    assert RULES.to_act(state) == [] and RULES.view(state, None)["over"]
+    # The position after flip 9 is the one after flip 3: ("1C", "CC1C"), seat 1 to flip.
+    assert state.piles == ["1C", "CC1C"] and state.seat == 1
+    assert RULES.outcome(state) == {"scores": [2, 4], "tokens": [0, 0], "ranks": [2, 1]}
+    with pytest.raises(IllegalAction, match="over"):
+        RULES.apply(state, 1, "flip")
+
+
+def test_B13a_a_repeat_during_a_chase_ends_it_and_the_pile_is_nobodys():
+    """B13a: the position after flip 17 (a chase by seat 1 of seat 0's mouse) repeats the
+    one after flip 1; the chase stops with the game, the two cards in the middle belong to
+    nobody. After flip 16 the piles, the common pile and the chase's flips match the
+    deal, but the mouse's owner does not (seat 1's, not the starting card's, B12): the
+    owner is part of the position, so that is no repeat."""
+    state = table("1C1C", "CC1C", center="1")
+    for _ in range(16):
         flip(state)
-    else:
-        pytest.fail("expected a repeated position")
-    assert RULES.to_act(state)
+    assert state.end is None and (state.piles, state.common) == (["1C1C", "CC1C"], "1")
+    assert (state.seat, state.flips_left, state.owner) == (0, 1, 1)
+    events = flip(state)
+    assert kinds(events) == ["flip", "chase_pass", "game_end"]
+    assert find(events, "game_end")["reason"] == "repeat"
+    view = RULES.view(state, None)
+    assert view["chase"] is None and view["common"] == ["mouse1", "mouse1"]
+    assert RULES.outcome(state)["scores"] == [3, 4]  # 3 + 4 + the 2 nobody's = 9 cards
+
+
+def test_B13a_ends_at_the_first_repeated_position_on_any_stacked_table():
+    """B13a against a plain reading of the clause on random small tables: the game ends
+    with the first flip whose position (every pile in order, the common pile, the tokens,
+    the player to turn up, the chase) was seen before in the game, and not earlier."""
+    rng = random.Random(13)
+    ends = Counter()
+    # Cycles need chases that no cat ends: most of the sample is cheese and mice.
+    for alphabet in ("CCCK123", "CC1", "C1", "CC12", "CC1K"):
+        for _ in range(4000):
+            n = rng.choice((2, 2, 3))
+            piles = ["".join(rng.choices(alphabet, k=rng.randint(1, 5))) for _ in range(n)]
+            state = table(*piles, center=rng.choice("CK123"), first=rng.randrange(n))
+            expected = reference_end(state)
+            while RULES.to_act(state):
+                flip(state)
+            assert (state.end, state.flips) == expected, piles
+            ends[state.end] += 1
+    assert ends["repeat"] >= 30 and ends["tokens"] and ends["no_cards"]  # all three occur
+
+
+def test_B13a_survives_a_dump_and_load_at_every_flip():
+    """Games are stored between moves: a repeat is still found at the same flip."""
+    for piles, center, flips in ((("CC1C", "1"), "C", 9), (("1C1C", "CC1C"), "1", 17)):
+        state = table(*piles, center=center)
+        while RULES.to_act(state) and state.flips < 100:
+            state = RULES.load(json.loads(json.dumps(RULES.dump(state))))
+            flip(state)
+        assert (state.end, state.flips) == ("repeat", flips)
+
+
+def test_B13a_flips_are_capped_on_a_stacked_deal(monkeypatch):
+    """However a table is stacked, a game ends after at most MAX_FLIPS flips, as B13a
+    ends one: at once, the common pile (and a chase) belonging to nobody, B14 ranking.
+    Here a long table of cheese and mice that would take 80 flips to run dry."""
+    from games.engines import bon_appetit as engine
+
+    assert 380 * 5 <= engine.MAX_FLIPS <= 10_000  # well above any shuffled game
+    monkeypatch.setattr(engine, "MAX_FLIPS", 26)
+    state = table("CCC2" * 10, "CC1C" * 10)
+    for _ in range(25):
+        flip(state)
+    assert state.end is None and state.flips_left == 2  # flip 25 was a two-paw mouse
+    events = flip(state)
+    assert kinds(events) == ["flip", "chase_step", "game_end"]
+    assert find(events, "game_end")["reason"] == "flip_limit"
+    assert state.end == "flip_limit" and state.flips == 26 and not state.flips_left
+    assert RULES.to_act(state) == [] and RULES.view(state, None)["chase"] is None
+    outcome = RULES.outcome(state)
+    assert sum(outcome["scores"]) + len(state.common) == 80 + 1
+    assert outcome["ranks"] == [
+        1 + sum(o > c for o in outcome["scores"]) for c in outcome["scores"]
+    ]
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.lists(st.text(alphabet="CK123", max_size=15), min_size=2, max_size=6), st.data())
+def test_B13a_every_stacked_table_ends_within_the_flip_cap(piles, data):
+    from games.engines import bon_appetit as engine
+
+    state = table(*piles, center=data.draw(st.sampled_from("CK123")))
+    while RULES.to_act(state):
+        flip(state)
+        assert state.flips <= engine.MAX_FLIPS
+    assert state.end in ("tokens", "no_cards", "repeat", "flip_limit")
 
 
 # --- scoring ------------------------------------------------------------------------------
@@ -597,6 +711,7 @@ def test_I1_I2_thousands_of_random_games(n):
             DECKS[game.state.deck].values()
         )
     assert reasons["tokens"] and reasons["no_cards"]  # both ends occur
+    assert set(reasons) == {"tokens", "no_cards"}  # B13a: no shuffled deal is seen to loop
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
@@ -630,7 +745,7 @@ def test_I1_cards_conserved_on_any_stacked_table(piles, center, data):
     state = table(*piles, center=center, first=data.draw(st.integers(0, len(piles) - 1)))
     cards = Counter("".join(state.piles) + state.common)
     rng = random.Random(0)
-    for _ in range(200):  # bounded: a table without cats may cycle (see B13 above)
+    while True:  # every table ends (B13a, MAX_FLIPS)
         assert Counter("".join(state.piles) + state.common) == cards
         assert len(json.dumps(RULES.dump(state))) < MAX_STATE_BYTES
         seat = rng.choice([None, *range(state.n)])
