@@ -16,7 +16,7 @@ from bot import cachekeys, transport
 from bot.keyboard import Button, Rows, content_hash
 from bot.render import lobby as lobby_render
 from bot.render import renderer
-from bot.render.common import DEADLINE, Ctx, format_left
+from bot.render.common import DEADLINE, Ctx, format_left, header
 from config.links import absolute
 from games.play.models import Game, GameStatus, Move, MoveStatus
 from games.play.table import Table, seen_by
@@ -141,6 +141,12 @@ class GameScreens:
         seat = self.seat(number)
         if self.game.status == GameStatus.ABORTED:
             return self._screen(lobby_render.cancelled(self.game), [])
+        if seat.replaced_by_computer and self.game.status == GameStatus.RUNNING:
+            # The seat is not theirs any more: its cards are the computer's business.
+            text = header(Ctx(self.game.pk, self.game.version, self.game.game_type, self.names))
+            return self._screen(
+                text + "\n🤖 " + translation.gettext("A computer plays your seat now."), []
+            )
         view = self.game_table.view(number)
         legal = [] if seat.is_computer else self.game_table.legal(number)
         ctx = self._ctx(number, legal)
@@ -149,9 +155,7 @@ class GameScreens:
         if shown is None:
             return None
         text, rows = shown
-        if seat.replaced_by_computer and self.game.status == GameStatus.RUNNING:
-            text += "\n🤖 " + translation.gettext("A computer plays your seat now.")
-        elif transport.miniapp_link(self.game.pk) and self.game.status == GameStatus.RUNNING:
+        if transport.miniapp_link(self.game.pk) and self.game.status == GameStatus.RUNNING:
             table_url = absolute("web:table", self.game.pk)
             rows = [
                 *(rows or []),
