@@ -26,10 +26,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
         parser.add_argument("--no-bot", action="store_true", help="do not start the bot")
+        parser.add_argument(
+            "--demo", action="store_true", help="fill a demo league and keep a game going live"
+        )
 
-    def handle(self, addrport, no_bot, **options):
+    def handle(self, addrport, no_bot, demo, **options):
         call_command("migrate", interactive=False, verbosity=1)
         self.ensure_admin()
+        if demo:
+            call_command("demo")
+            threading.Thread(target=self.live_demo, daemon=True, name="demo").start()
         if settings.CELERY_TASK_ALWAYS_EAGER:
             threading.Thread(target=self.sweep_forever, daemon=True, name="sweep").start()
         bot = None
@@ -61,6 +67,14 @@ class Command(BaseCommand):
                 " (change it with `manage.py changepassword admin`)."
             )
         )
+
+    @staticmethod
+    def live_demo():
+        """A demo game at a person's pace, to watch on the site."""
+        try:
+            call_command("demo", games=0, live=True)
+        except Exception:
+            logging.getLogger(__name__).exception("the live demo game stopped")
 
     @staticmethod
     def sweep_forever():

@@ -1,0 +1,26 @@
+"""``manage.py demo`` fills a fresh install: a league whose season of games was played
+through the real services, so standings, profiles and replays have something to show."""
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from games.leagues.models import League
+from games.play.models import Game, GameStatus, Move, MoveSource
+from games.ratings.models import RatedGame
+
+pytestmark = pytest.mark.django_db(transaction=True)  # moves are processed after commit
+
+
+def test_demo_plays_a_season_in_a_demo_league_and_is_idempotent(client):
+    call_command("demo", games=5)
+    league = League.objects.get(slug="demo")
+    games = Game.objects.filter(league=league)
+    assert games.filter(status=GameStatus.FINISHED).count() == 5
+    assert RatedGame.objects.filter(game__in=games, rated=True).count() >= 4
+    # The demo players' moves were submitted like anyone's.
+    assert Move.objects.filter(game__in=games, source=MoveSource.HUMAN).exists()
+    page = client.get(reverse("web:league", args=["demo"])).content.decode()
+    assert "Anna" in page or "Bruno" in page
+    call_command("demo", games=5)  # a second run adds nothing
+    assert Game.objects.filter(league=league).count() == 5
