@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from admin_ui.login_throttle import ThrottledAdminAuthenticationForm
@@ -8,7 +10,14 @@ from config.health import healthz
 # throttles failed attempts.
 admin.site.login_form = ThrottledAdminAuthenticationForm
 
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page says: the cat."""
+    return redirect(static("web/cat.svg"), permanent=True)
+
+
 urlpatterns = [
+    path("favicon.ico", favicon),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

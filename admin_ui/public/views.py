@@ -19,12 +19,23 @@ from games.ratings.models import RatedGame, RatingChange
 from . import replay
 
 RECENT = 10
+PLAYING_NOW = 8
 
 
 @require_safe
 def home(request):
     leagues = _leagues()[:6]
-    return render(request, "admin_ui/home.html", {"leagues": leagues})
+    playing = (
+        Game.objects.filter(status=GameStatus.RUNNING)
+        .select_related("league")
+        .prefetch_related(standings.seats_prefetch())
+        .order_by("-started_at")[:PLAYING_NOW]
+    )
+    context = {
+        "leagues": leagues,
+        "playing": [standings.GameLine(g, standings.seat_lines(g)) for g in playing],
+    }
+    return render(request, "admin_ui/home.html", context)
 
 
 def _count(queryset):
