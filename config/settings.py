@@ -156,9 +156,19 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 CELERY_BEAT_SCHEDULE = {
     # Acts on overdue turn deadlines (so a turn runs at most this much over) and re-queues
     # moves a lost task left pending.
-    "sweep": {"task": "games.tasks.sweep", "schedule": env.float("SWEEP_SECONDS", default=2.0)},
+    # Each entry expires: while the workers are down, sweeps must not pile up in the queue
+    # (one that finally runs does all the work any number of them would).
+    "sweep": {
+        "task": "games.tasks.sweep",
+        "schedule": env.float("SWEEP_SECONDS", default=2.0),
+        "options": {"expires": env.float("SWEEP_SECONDS", default=2.0)},
+    },
     # Re-queues the Telegram syncs a dead worker or a restarted Redis lost.
-    "recover-syncs": {"task": "bot.tasks.recover_syncs", "schedule": 15.0},
+    "recover-syncs": {
+        "task": "bot.tasks.recover_syncs",
+        "schedule": 15.0,
+        "options": {"expires": 15.0},
+    },
 }
 
 # --- Telegram -------------------------------------------------------------------------

@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 ENDED = ENDED_STATUSES
 CACHE_SECONDS = 24 * 3600
+# A running game's replay is worth keeping while people watch that move.
+RUNNING_SECONDS = 10 * 60
 
 # Words the page's script needs, translated on the server (no JavaScript catalog).
 LABELS = {
@@ -133,18 +135,17 @@ def cache_key(game: Game) -> str:
 
 
 def payload(game: Game) -> dict[str, Any] | None:
-    """The replay of ``game`` (None for a game that never started). Finished and aborted
-    games never change again, so theirs is cached."""
+    """The replay of ``game`` (None for a game that never started), cached per version and
+    status: a running game's replay is built once per move however many watch it, and a
+    finished one once."""
     if game.seed is None or game.status == GameStatus.LOBBY:
         return None
-    if game.status in ENDED:
-        key = cache_key(game)
-        data = cache.get(key)
-        if data is None:
-            data = build(game)
-            cache.set(key, data, CACHE_SECONDS)
-        return data
-    return build(game)
+    key = cache_key(game)
+    data = cache.get(key)
+    if data is None:
+        data = build(game)
+        cache.set(key, data, CACHE_SECONDS if game.status in ENDED else RUNNING_SECONDS)
+    return data
 
 
 def build(game: Game) -> dict[str, Any]:

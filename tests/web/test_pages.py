@@ -219,3 +219,21 @@ def test_a_finished_replay_is_computed_once(client, db, django_assert_max_num_qu
     with django_assert_max_num_queries(4):  # game, seats, rating decision and changes
         second = client.get(url)
     assert replay_of(first) == replay_of(second)
+
+
+def test_a_running_games_replay_is_built_once_per_version(client, db, monkeypatch):
+    from admin_ui.public import replay
+    from games.play.models import Game
+
+    match = smoking_cat_match(None, players(4), [1, 0, 0, 0])
+    assert match.status == "running"
+    url = reverse("web:game", args=[match.pk])
+    built = []
+    build = replay.build
+    monkeypatch.setattr(replay, "build", lambda g: built.append(g.version) or build(g))
+    first, second = replay_of(client.get(url)), replay_of(client.get(url))
+    assert first == second and built == [match.version]
+    # The game moves on (a new version): its replay is built again.
+    Game.objects.filter(pk=match.pk).update(version=match.version + 1)
+    client.get(url)
+    assert built == [match.version, match.version + 1]
