@@ -115,6 +115,30 @@ def test_the_board_draws_the_animals_their_markers_food_and_totals(db):
     assert "Place one of your markers on an animal." in board
 
 
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("it", ["Piazza uno dei tuoi segnalini su un animale.", "52 carte cibo rimaste"]),
+        ("pt", ["Coloque um dos seus marcadores em um animal.", "52 cartas de comida restantes"]),
+    ],
+)
+def test_the_table_speaks_the_players_language(db, language, expected):
+    game, clients = two_browser_players()
+    ann = seat_of(game, "Ann")
+    options = {"hands": HANDS, "layout": LAYOUT, "plates": [["f5", "b3"], [], [], []]}
+    game.state = RULES.dump(RULES.setup(2, 5, {**options, "first": ann}))
+    game.save()
+    html = (
+        clients["Ann"]
+        .get(reverse("web:table", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language)
+        .content.decode()
+    )
+    for text in expected:
+        assert text in html
+    for english in ("Place one of your markers", "food cards left", "Action card:", "squares)"):
+        assert english not in html
+
+
 def test_an_actions_steps_read_as_words_with_the_cards(db):
     game, _clients = two_browser_players()
     ann_player = Player.objects.get(display_name="Ann")
@@ -185,6 +209,12 @@ def test_a_new_user_plays_cats_and_dogs_to_the_end_by_clicking(
     page.wait_for_selector(".board.cad .pet")
     assert fits_the_phone(page)
     shot(page, "table-cats_and_dogs-phone")
+    # Her first turn starts with a marker: the step offers the animals as cards.
+    page.click(".choices .opt[data-path=mark]")
+    page.wait_for_selector(".choices .step:visible .opt.withcard")
+    assert fits_the_phone(page)
+    shot(page, "table-cats_and_dogs-step-phone")
+    page.click(".choices .undo")
     # The same player on a desktop: a second page on the same table, in the same session.
     desktop = chromium.new_context(
         viewport={"width": 1280, "height": 800}, storage_state=page.context.storage_state()
