@@ -144,7 +144,7 @@ def test_an_actions_steps_read_as_words_with_the_cards(db):
     ann_player = Player.objects.get(display_name="Ann")
     ann = seat_of(game, "Ann")
     options = {
-        "hands": HANDS,
+        "hands": HANDS if ann == 0 else HANDS[::-1],  # Ann holds Pass the bowl and Shoo
         "layout": LAYOUT,
         "plates": [["f5"], ["b4"], [], []],
         "markers": [[ann], [1 - ann], [ann], [1 - ann]],
