@@ -1,0 +1,244 @@
+"""Come Cani e Gatti at the web table: the animals with their markers, their food and their
+running totals, the food pile and the drawn card, and the seat's own action cards (C7:
+only in its own view, which is the only view a page holds).
+
+Actions and events name animals by their place on the table (0..2n-1); the view's
+``animals`` say which animal card lies at each place. The contract gives ``option`` and
+``event_text`` no view, so ``_table()`` finds the one being drawn (see its docstring);
+without it they fall back to the places' numbers and draw no animal card.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
+from games.art import cats_and_dogs as deck
+
+TEMPLATE = "web/tables/cats_and_dogs.html"
+SLUG = "cats_and_dogs"
+
+# What each token after the card's name stands for (the engine's action grammar), and how
+# the step that chooses it reads: "Pass the bowl" → "from: Rex" → "food: bone 3" → "to: Luna".
+GRAMMAR = {
+    "mark": (("animal", "on"),),
+    "feed": (("animal", "on"),),
+    "shoo": (("animal", "from"), ("seat", "marker of")),
+    "wander": (("animal", "from"), ("animal", "to")),
+    "switch": (("animal", "yours on"), ("animal", "with"), ("seat", "marker of")),
+    "snatch": (("animal", "from"), ("food", "food")),
+    "bowl": (("animal", "from"), ("food", "food"), ("animal", "to")),
+    "trade": (("animal", "from"), ("food", "food"), ("animal", "with"), ("food", "for")),
+    "swap": (("animal", "of"), ("animal", "with")),
+    "clean": (("animal", "of"),),
+    "helping": (),
+}
+ACTION_CARDS = ("shoo", "wander", "switch", "snatch", "bowl", "trade", "swap", "clean", "helping")
+
+
+def action_name(code: str) -> str:
+    """An action card's name (the same words as in Telegram)."""
+    names = {
+        "shoo": pgettext("action card", "Shoo"),
+        "wander": pgettext("action card", "Wander"),
+        "switch": pgettext("action card", "Switch seats"),
+        "snatch": pgettext("action card", "Snatch"),
+        "bowl": pgettext("action card", "Pass the bowl"),
+        "trade": pgettext("action card", "Trade a bite"),
+        "swap": pgettext("action card", "Swap dinners"),
+        "clean": pgettext("action card", "Clean the bowl"),
+        "helping": pgettext("action card", "Second helping"),
+    }
+    return names.get(code, code)
+
+
+def food_label(code: str) -> str:
+    """ "bone 3", "fish 5": a food card in words."""
+    if code[:1] == "b":
+        return _("bone %(value)s") % {"value": code[1:]}
+    if code[:1] == "f":
+        return _("fish %(value)s") % {"value": code[1:]}
+    return code
+
+
+def card_label(code: str) -> str:
+    if code.startswith("animal:"):
+        animal = deck.ANIMALS[int(code[7:])]
+        values = {
+            "name": animal.name,
+            "kind": _("dog") if animal.kind == "dog" else _("cat"),
+            "count": animal.squares,
+        }
+        return (
+            ngettext(
+                "%(name)s (%(kind)s, %(count)d square)",
+                "%(name)s (%(kind)s, %(count)d squares)",
+                animal.squares,
+            )
+            % values
+        )
+    if code in ACTION_CARDS:
+        return _("Action card: %(name)s") % {"name": action_name(code)}
+    return food_label(code)
+
+
+# -- the view being drawn ---------------------------------------------------------------------
+
+
+def _table() -> tuple[dict | None, list[str] | None]:
+    """The view and the seats' names of the table being drawn, or (None, None).
+
+    A workaround: ``tables.table_context`` holds both (locals ``view`` and ``names``) while
+    it calls ``option`` and ``event_text``, but the contract passes neither on, and an
+    animal's place means nothing without the view. So look up the calling frames for them.
+    """
+    frame = inspect.currentframe()
+    try:
+        while frame is not None:
+            found = frame.f_locals.get("view")
+            if isinstance(found, dict) and found.get("game") == SLUG:
+                names = frame.f_locals.get("names")
+                return found, names if isinstance(names, list) else None
+            frame = frame.f_back
+        return None, None
+    finally:
+        del frame
+
+
+def animal_name(view: dict | None, place: int) -> str:
+    if view is not None and 0 <= place < len(view["animals"]):
+        return view["animals"][place]["name"]
+    return str(place + 1)
+
+
+def animal_card(view: dict | None, place: int) -> str | None:
+    if view is not None and 0 <= place < len(view["animals"]):
+        return deck.animal_code(view["animals"][place]["id"])
+    return None
+
+
+def seat_name(names: list[str] | None, seat: int | None) -> str:
+    if seat is None:
+        return "?"
+    if names and 0 <= seat < len(names):
+        return names[seat]
+    return str(seat + 1)
+
+
+# -- choices ----------------------------------------------------------------------------------
+
+
+def _first_step(head: str, view: dict | None) -> tuple[str, str | None]:
+    if head == "mark":
+        return _("Place a marker"), None
+    if head == "draw":
+        return _("Draw food"), None
+    if head == "feed":
+        return _("Place the food"), (view or {}).get("drawn")
+    if head == "more":
+        return _("More"), None
+    if head == "stop":
+        return _("Stop"), None
+    if head in ACTION_CARDS:
+        return action_name(head), head
+    return head, None
+
+
+def _role(role: str, value: str) -> str:
+    texts = {
+        "on": _("on: %(target)s"),
+        "from": _("from: %(target)s"),
+        "to": _("to: %(target)s"),
+        "with": _("with: %(target)s"),
+        "of": _("of: %(target)s"),
+        "yours on": _("your marker on: %(target)s"),
+        "marker of": _("marker of: %(target)s"),
+        "food": _("food: %(target)s"),
+        "for": _("for: %(target)s"),
+    }
+    return texts[role] % {"target": value}
+
+
+def option(parts: tuple[str, ...]) -> tuple[str, str | None]:
+    view, names = _table()
+    head = parts[0]
+    if len(parts) == 1:
+        return _first_step(head, view)
+    steps = GRAMMAR.get(head, ())
+    if len(parts) - 2 >= len(steps):
+        return parts[-1], None
+    kind, role = steps[len(parts) - 2]
+    token = parts[-1]
+    if kind == "animal" and token.isdigit():
+        place = int(token)
+        return _role(role, animal_name(view, place)), animal_card(view, place)
+    if kind == "seat" and token.isdigit():
+        return _role(role, seat_name(names, int(token))), None
+    if kind == "food":
+        return _role(role, food_label(token)), token
+    return _role(role, token), None
+
+
+# -- events -----------------------------------------------------------------------------------
+
+
+def _action_detail(ev: dict, view: dict | None, names: list[str]) -> str:
+    card = ev["card"]
+    food = ev.get("food")
+    values = {
+        "animal": animal_name(view, ev["animal"]) if "animal" in ev else "",
+        "dest": animal_name(view, ev["dest"]) if "dest" in ev else "",
+        "other": animal_name(view, ev["other_animal"]) if "other_animal" in ev else "",
+        "owner": seat_name(names, ev.get("owner")),
+        "food": food_label(food) if isinstance(food, str) else "",
+        "other_food": food_label(ev["other_food"]) if "other_food" in ev else "",
+    }
+    texts = {
+        "shoo": _("%(owner)s's marker leaves animal %(animal)s."),
+        "wander": _("A marker moves from animal %(animal)s to %(dest)s."),
+        "switch": _("Markers swap between animals %(animal)s and %(other)s."),
+        "snatch": _("%(food)s is taken from animal %(animal)s."),
+        "bowl": _("%(food)s moves from animal %(animal)s to %(dest)s."),
+        "trade": _("%(food)s of animal %(animal)s ↔ %(other_food)s of animal %(other)s."),
+        "swap": _("Animals %(animal)s and %(other)s swap dinners."),
+        "clean": _("Animal %(animal)s's bowl is cleaned."),
+    }
+    return " " + texts[card] % values if card in texts else ""
+
+
+def event_text(ev: dict, names: list[str]) -> str | None:
+    view, _names = _table()
+    kind = ev["type"]
+    name = seat_name(names, ev.get("seat"))
+    if kind == "marked":
+        return _("%(name)s places a marker on animal %(animal)s.") % {
+            "name": name,
+            "animal": animal_name(view, ev["animal"]),
+        }
+    if kind == "drew":
+        return _("%(name)s draws %(food)s.") % {"name": name, "food": food_label(ev["card"])}
+    if kind == "fed":
+        return _("%(name)s feeds %(food)s to animal %(animal)s.") % {
+            "name": name,
+            "food": food_label(ev["card"]),
+            "animal": animal_name(view, ev["animal"]),
+        }
+    if kind == "sated":
+        return _("Animal %(animal)s is sated!") % {"animal": animal_name(view, ev["animal"])}
+    if kind == "stopped":
+        return _("%(name)s stops feeding.") % {"name": name}
+    if kind == "action":
+        played = _("%(name)s plays %(card)s.") % {"name": name, "card": action_name(ev["card"])}
+        return played + _action_detail(ev, view, names)
+    if kind == "over":
+        if ev.get("reason") == "sated":
+            return _("All animals but one are sated: the game is over.")
+        return _("The last food card is placed: the game is over.")
+    return None
+
+
+def score_text(result, seat: int, view: dict | None) -> str:
+    score = result.score(seat)
+    return f"{int(score):+d}" if score is not None else ""
