@@ -58,7 +58,9 @@ def card(t, code, css: str = ""):
     """A card of the table's game, drawn by ``games.art`` with its name in the page's
     language as the picture's label."""
     svg = art.card_svg(t.kind.slug, str(code), t.module.card_label(str(code)))
-    return format_html('<span class="card {}" data-code="{}">{}</span>', css, code, mark_safe(svg))
+    return format_html(
+        '<span class="card art {}" data-code="{}">{}</span>', css, code, mark_safe(svg)
+    )
 
 
 @register.simple_tag
@@ -68,7 +70,13 @@ def card_back(t, variant: str = "", css: str = ""):
     if variant not in art.back_variants(t.kind.slug):
         variant = ""
     svg = art.back_svg(t.kind.slug, variant, _("Face-down card"))
-    return format_html('<span class="card back {}">{}</span>', css, mark_safe(svg))
+    return format_html('<span class="card art back {}">{}</span>', css, mark_safe(svg))
+
+
+@register.simple_tag
+def card_name(t, code) -> str:
+    """A card's name in the page's language (under a card, in a list)."""
+    return t.module.card_label(str(code))
 
 
 @register.filter

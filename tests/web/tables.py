@@ -24,10 +24,10 @@ def play_by_clicking(page, max_clicks: int, seed: int = 7) -> int:
     rng = random.Random(seed)
     clicks = 0
     while clicks < max_clicks:
-        page.wait_for_selector(".final, .choices .options:not([hidden]) .opt:not([disabled])")
+        page.wait_for_selector(".final, .choices .opt:visible:not([disabled])")
         if page.locator(".final").count():
             return clicks
-        options = page.locator(".choices .options:visible .opt:not([disabled])")
+        options = page.locator(".choices .opt:visible:not([disabled])")
         n = options.count()
         if n == 0:
             continue

@@ -167,8 +167,8 @@ def test_an_actions_steps_read_as_words_with_the_cards(db):
     game.save()
     view = Table(game).view(ann)
     names = ["Ann", "Bob"] if ann == 0 else ["Bob", "Ann"]
-    assert view["phase"] == "play" and names  # option() finds ``view`` and ``names`` here
-    tree = choice_tree(web, Table(game).legal(ann))
+    assert view["phase"] == "play"
+    tree = choice_tree(web, Table(game).legal(ann), view, names)
     labels = {c.path: (c.label, c.card) for c in tree}
     assert labels["draw"] == ("Draw food", None)
     assert labels["bowl"] == ("Pass the bowl", "bowl")
@@ -186,18 +186,19 @@ def test_an_actions_steps_read_as_words_with_the_cards(db):
 
 def test_events_are_sentences_with_the_animals_names(db):
     game, _clients = two_browser_players()
-    view = Table(game).view(None)  # noqa: F841  (event_text finds the table's view)
+    view = Table(game).view(None)
     names = ["Ann", "Bob"]
     clarence = 0
-    assert web.event_text({"type": "fed", "seat": 1, "animal": clarence, "card": "f5"}, names) == (
-        "Bob feeds fish 5 to animal Clarence."
-    )
+    assert web.event_text(
+        {"type": "fed", "seat": 1, "animal": clarence, "card": "f5"}, names, view
+    ) == ("Bob feeds fish 5 to animal Clarence.")
     text = web.event_text(
         {"type": "action", "seat": 0, "card": "bowl", "animal": 0, "food": "b3", "dest": 2},
         names,
+        view,
     )
     assert text == "Ann plays Pass the bowl. bone 3 moves from animal Clarence to Luna."
-    assert web.event_text({"type": "turn", "seat": 0}, names) is None
+    assert web.event_text({"type": "turn", "seat": 0}, names, view) is None
 
 
 @pytest.mark.services

@@ -4,10 +4,12 @@ card art, and the choices that seat has now.
 Every game has a web module (its catalog entry's ``renderers["web"]``) with:
 
 ``TEMPLATE``                          the board's template (gets ``t``, a ``TableContext``)
+``ONE_TAP``                           verbs whose options are offered directly, one tap each
+                                      (``play`` of ``play:<card>``); optional
 ``card_label(code) -> str``           a card's name in the active language (alt text)
-``option(parts) -> (label, card)``    how the last part of a partial action is offered: a
+``option(parts, view, names)``       how the last part of a partial action is offered: a
                                       label, and a card code to draw (or None)
-``event_text(event, names) -> str``   one event as a sentence in the active language, or
+``event_text(event, names, view)``    one event as a sentence in the active language, or
                                       None to leave it out
 ``score_text(result, seat, view)``    a seat's score on the final screen
 
@@ -46,10 +48,13 @@ class Choice:
     children: list[Choice] = field(default_factory=list)
 
 
-def choice_tree(module: ModuleType, legal: list[str]) -> list[Choice]:
+def choice_tree(
+    module: ModuleType, legal: list[str], view: dict | None, names: list[str]
+) -> list[Choice]:
     """The legal actions as a tree of single choices, split at ":": ``bowl:7:b2:0`` is
-    "Pass the bowl", then animal 7, then food b2, then animal 0. A choice of one step is
-    offered directly (see ``_inline_single_steps``); one of several ends with a confirm."""
+    "Pass the bowl", then animal 7, then food b2, then animal 0. The verbs a game names in
+    ``ONE_TAP`` (``play`` for ``play:<card>``) are offered directly, one tap a card; a
+    choice of several steps ends with a confirm."""
     root = Choice("")
     for action in legal:
         parts = action.split(":")
@@ -58,20 +63,16 @@ def choice_tree(module: ModuleType, legal: list[str]) -> list[Choice]:
             path = ":".join(parts[:depth])
             child = next((c for c in node.children if c.path == path), None)
             if child is None:
-                label, card = module.option(tuple(parts[:depth]))
+                label, card = module.option(tuple(parts[:depth]), view, names)
                 child = Choice(label, card, path=path)
                 node.children.append(child)
             node = child
         node.action = action
-    return _inline_single_steps(root.children)
-
-
-def _inline_single_steps(top: list[Choice]) -> list[Choice]:
-    """A choice that takes one more step, whose options are all final (``play:<card>``,
-    ``place:<card>``, ``bid:<n>``), is offered directly: the cards themselves, one tap."""
+    one_tap = getattr(module, "ONE_TAP", ())
     out: list[Choice] = []
-    for choice in top:
-        if choice.action is None and all(not c.children for c in choice.children):
+    for choice in root.children:
+        # The game's ONE_TAP verbs are offered directly: the cards themselves, one tap.
+        if choice.path in one_tap and all(not c.children for c in choice.children):
             out.extend(choice.children)
         else:
             out.append(choice)
@@ -174,7 +175,7 @@ def table_context(game: Game, player: Player | None) -> TableContext:
             ev for m in reversed(list(moves.only("events")[:RECENT_MOVES])) for ev in m.events
         ]
         for ev in seen_by(recent, number):
-            text = module.event_text(ev, names)
+            text = module.event_text(ev, names, view)
             if text:
                 events.append(text)
     left = None
@@ -186,7 +187,7 @@ def table_context(game: Game, player: Player | None) -> TableContext:
         seat=number,
         view=view,
         seats=lines,
-        choices=choice_tree(module, legal),
+        choices=choice_tree(module, legal, view, names),
         events=events[-EVENT_LINES:],
         seconds_left=left,
         template=module.TEMPLATE,

@@ -20,7 +20,7 @@ def card_label(code: str) -> str:
     return names.get(code, code)
 
 
-def option(parts: tuple[str, ...]) -> tuple[str, str | None]:
+def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, str | None]:
     return _("Flip"), None
 
 
@@ -28,7 +28,7 @@ def top_cards(view: dict) -> list[str]:
     return view["common"][-SHOWN_ON_PILE:]
 
 
-def event_text(ev: dict, names: list[str]) -> str | None:
+def event_text(ev: dict, names: list[str], view: dict) -> str | None:
     kind = ev["type"]
 
     def name(seat):

@@ -3,14 +3,10 @@ running totals, the food pile and the drawn card, and the seat's own action card
 only in its own view, which is the only view a page holds).
 
 Actions and events name animals by their place on the table (0..2n-1); the view's
-``animals`` say which animal card lies at each place. The contract gives ``option`` and
-``event_text`` no view, so ``_table()`` finds the one being drawn (see its docstring);
-without it they fall back to the places' numbers and draw no animal card.
+``animals`` say which animal card lies at each place.
 """
 
 from __future__ import annotations
-
-import inspect
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
@@ -18,7 +14,6 @@ from django.utils.translation import ngettext, pgettext
 from games.art import cats_and_dogs as deck
 
 TEMPLATE = "web/tables/cats_and_dogs.html"
-SLUG = "cats_and_dogs"
 
 # What each token after the card's name stands for (the engine's action grammar), and how
 # the step that chooses it reads: "Pass the bowl" → "from: Rex" → "food: bone 3" → "to: Luna".
@@ -84,29 +79,6 @@ def card_label(code: str) -> str:
     return food_label(code)
 
 
-# -- the view being drawn ---------------------------------------------------------------------
-
-
-def _table() -> tuple[dict | None, list[str] | None]:
-    """The view and the seats' names of the table being drawn, or (None, None).
-
-    A workaround: ``tables.table_context`` holds both (locals ``view`` and ``names``) while
-    it calls ``option`` and ``event_text``, but the contract passes neither on, and an
-    animal's place means nothing without the view. So look up the calling frames for them.
-    """
-    frame = inspect.currentframe()
-    try:
-        while frame is not None:
-            found = frame.f_locals.get("view")
-            if isinstance(found, dict) and found.get("game") == SLUG:
-                names = frame.f_locals.get("names")
-                return found, names if isinstance(names, list) else None
-            frame = frame.f_back
-        return None, None
-    finally:
-        del frame
-
-
 def animal_name(view: dict | None, place: int) -> str:
     if view is not None and 0 <= place < len(view["animals"]):
         return view["animals"][place]["name"]
@@ -161,8 +133,7 @@ def _role(role: str, value: str) -> str:
     return texts[role] % {"target": value}
 
 
-def option(parts: tuple[str, ...]) -> tuple[str, str | None]:
-    view, names = _table()
+def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, str | None]:
     head = parts[0]
     if len(parts) == 1:
         return _first_step(head, view)
@@ -208,8 +179,7 @@ def _action_detail(ev: dict, view: dict | None, names: list[str]) -> str:
     return " " + texts[card] % values if card in texts else ""
 
 
-def event_text(ev: dict, names: list[str]) -> str | None:
-    view, _names = _table()
+def event_text(ev: dict, names: list[str], view: dict) -> str | None:
     kind = ev["type"]
     name = seat_name(names, ev.get("seat"))
     if kind == "marked":

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 TEMPLATE = "web/tables/smoking_cat.html"
+ONE_TAP = ("play", "pass")  # a card is played, or passed, with one tap
 SUIT_ORDER = "LHBA"
 RANK_ORDER = "789XUOKA"
 
@@ -30,7 +31,7 @@ def sort_key(code: str) -> tuple[int, int]:
     return SUIT_ORDER.index(code[0]), RANK_ORDER.index(code[1])
 
 
-def option(parts: tuple[str, ...]) -> tuple[str, str | None]:
+def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, str | None]:
     verb = parts[0]
     if verb == "throw":
         return _("Throw down (concede the deal)"), None
@@ -39,7 +40,7 @@ def option(parts: tuple[str, ...]) -> tuple[str, str | None]:
     return card_label(parts[1]), parts[1]
 
 
-def event_text(ev: dict, names: list[str]) -> str | None:
+def event_text(ev: dict, names: list[str], view: dict) -> str | None:
     kind = ev["type"]
 
     def name(seat):

@@ -123,6 +123,7 @@
         const confirm = choices.querySelector(".confirm");
         confirm.querySelector(".summary").textContent = chosen.join(" → ");
         confirm.hidden = false;
+        confirm.querySelector(".do").hidden = false;
         confirm.querySelector(".do").focus();
       }
     });
@@ -135,6 +136,7 @@
   }
   function reset(choices) {
     chosen = [];
+    delete choices.dataset.action;
     choices.querySelectorAll(".step").forEach((s) => (s.hidden = true));
     choices.querySelectorAll(".options").forEach((o) => (o.hidden = false));
     const confirm = choices.querySelector(".confirm");
