@@ -32,6 +32,8 @@ def build_application(
         .base_url(settings.TELEGRAM_API_URL)
         .request(request or transport.default_request())
         .post_init(on_startup)
+        # One busy group's send window must not hold every other chat's taps.
+        .concurrent_updates(True)
     )
     if request is not None:
         builder = builder.get_updates_request(request)

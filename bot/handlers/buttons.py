@@ -64,9 +64,10 @@ def route(kind: str, handler: Route) -> CallbackQueryHandler:
         except Exception:
             log.exception("button %r failed", query.data)
             reply = await _refusal(update.effective_user, "error")
+        # The tap is answered first: editing the message may wait for the chat's send window.
+        await answer(update, reply)
         if reply.edit:
             await edit_tapped(update, *reply.edit)
-        await answer(update, reply)
 
     return CallbackQueryHandler(on_tap, pattern=re.compile("^" + re.escape(kind)))
 

@@ -105,3 +105,14 @@ def test_out_of_turn_moves_are_refused(telegram, recorder):
         waiting, table.private(waiting), callbacks.move(game.pk, game.version, "pass")
     )
     assert telegram.toast(query) == "It is not your turn."
+
+
+def test_a_tap_is_answered_before_its_message_is_edited(telegram, recorder):
+    """Editing may wait for the chat's send window; the tapper's answer never does."""
+    anna = telegram.user("Anna")
+    anna.start_bot()
+    anna.say(telegram.private(anna), "/lang")
+    recorder.calls.clear()
+    anna.tap(recorder.last(anna.id), data="L:it")
+    methods = [c.method for c in recorder.calls]
+    assert methods.index("answerCallbackQuery") < methods.index("editMessageText"), methods
