@@ -1,0 +1,129 @@
+"""Felix: The Cat in the Sack at the web table: the row under the cat-in-the-sack card,
+the mouse cards and the bank, the auction's bids, and the viewer's own hand, mice and score
+pile (F17: mice and score piles are secret, so only the viewer's own are in its view).
+
+Face-down cards of the row are ``None`` in every view but their owner's ``my_card``; the
+page draws nothing else of them."""
+
+from __future__ import annotations
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+TEMPLATE = "web/tables/felix.html"
+ONE_TAP = ("place",)  # the hand is offered at once: a card is placed with one tap
+MINUS = "\u2212"  # a true minus sign, as the card art prints it
+
+
+def cat_value(code: str) -> int | None:
+    """A cat's value from its code ("-8" ... "15"); None for the rabbit, dogs and others."""
+    digits = code[1:] if code.startswith("-") else code
+    return int(code) if digits.isdigit() else None
+
+
+def card_label(code: str) -> str:
+    value = cat_value(code)
+    if value is not None:
+        if value < 0:
+            return _("bad cat %(value)s") % {"value": f"{MINUS}{-value}"}
+        return _("cat %(value)s") % {"value": value}
+    if code.startswith("mouse:"):
+        return _("mouse card %(number)s") % {"number": code[6:]}
+    names = {
+        "R": _("rabbit"),
+        "D": _("big dog"),
+        "d": _("small dog"),
+        "sack": _("the sack"),
+    }
+    return names.get(code, code)
+
+
+def cards_text(codes) -> str:
+    return ", ".join(card_label(c) for c in codes) or "—"
+
+
+def mice(n: int) -> str:
+    return ngettext("%(n)d mouse", "%(n)d mice", n) % {"n": n}
+
+
+def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, str | None]:
+    """``place:<card>`` is the card itself; ``bid:<n>`` is "Bid n". The board says what
+    passing gains (an option does not see the view)."""
+    head = parts[0]
+    if head == "place":
+        if len(parts) == 1:
+            return _("Place a card"), None
+        return card_label(parts[1]), parts[1]
+    if head == "bid":
+        if len(parts) == 1:
+            return _("Bid"), None
+        return _("Bid %(amount)d") % {"amount": int(parts[1])}, None
+    if head == "pass":
+        return _("Pass"), None
+    return head, None
+
+
+def event_text(ev: dict, names: list[str], view: dict) -> str | None:
+    kind = ev["type"]
+
+    def name(seat):
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+
+    if kind == "you_placed":
+        return _("You placed %(card)s.") % {"card": card_label(ev["card"])}
+    if kind == "auction_start":
+        return _("Round %(round)d: the auction starts with %(name)s.") % {
+            "round": ev["round"],
+            "name": name(ev["first"]),
+        }
+    if kind == "card_turned":
+        return _("A card turns: %(card)s.") % {"card": card_label(ev["card"])}
+    if kind == "bid":
+        return _("%(name)s bids %(amount)d.") % {"name": name(ev["seat"]), "amount": ev["amount"]}
+    if kind == "pass":
+        return _("%(name)s passes and takes %(mice)s.") % {
+            "name": name(ev["seat"]),
+            "mice": mice(ev["returned"] + ev["took"]),
+        }
+    if kind == "last_offer":
+        return _("Everyone else passed: %(name)s may take the row for 1 mouse.") % {
+            "name": name(ev["seat"])
+        }
+    if kind == "dogs_fight":
+        return _("The dogs chase each other away.")
+    if kind == "dog_chase":
+        if ev["cat"] is None:
+            text = _("%(dog)s finds no cat and runs off.") % {"dog": card_label(ev["dog"])}
+        else:
+            text = _("%(dog)s chases away %(cat)s.") % {
+                "dog": card_label(ev["dog"]),
+                "cat": card_label(ev["cat"]),
+            }
+        return capfirst(text)
+    if kind == "sack_bought":
+        return _("%(name)s buys the sack for %(mice)s: %(cards)s") % {
+            "name": name(ev["seat"]),
+            "mice": mice(ev["price"]),
+            "cards": cards_text(ev["cards"]),
+        }
+    if kind == "sack_discarded":
+        return _("Nobody takes the row: %(cards)s leave the game.") % {
+            "cards": cards_text(ev["cards"])
+        }
+    if kind == "bank_short":
+        return _("The bank is short: the mouse cards stay empty.")
+    if kind == "round_start":
+        return _("Round %(round)d: %(name)s is first.") % {
+            "round": ev["round"],
+            "name": name(ev["first"]),
+        }
+    return None  # "placed" (shown on the board), refills and the game's end
+
+
+def score_text(result, seat: int, view: dict | None) -> str:
+    text = str(result.score(seat))
+    cats = result.detail("cat_points", seat)
+    if cats is not None:
+        text += " (" + _("cats %(points)d") % {"points": cats} + ")"
+    return text
