@@ -40,3 +40,26 @@ def play_by_clicking(page, max_clicks: int, seed: int = 7) -> int:
 
 
 __all__ = ["PHONE", "play_by_clicking", "start_from_home"]
+
+
+def play_together(pages: list, max_clicks: int, seed: int = 11) -> int:
+    """Several people at one table, each in their own browser: whoever is offered choices
+    clicks one, until every page shows the final screen. Returns the clicks made."""
+    rng = random.Random(seed)
+    clicks = 0
+    while clicks < max_clicks:
+        if all(p.locator(".final").count() for p in pages):
+            return clicks
+        moved = False
+        for page in pages:
+            options = page.locator(".choices .opt:visible:not([disabled])")
+            if options.count():
+                options.nth(rng.randrange(options.count())).click()
+                confirm = page.locator(".choices .confirm:visible .do:visible")
+                if confirm.count():
+                    confirm.click()
+                clicks += 1
+                moved = True
+        if not moved:
+            pages[0].wait_for_timeout(100)
+    raise AssertionError(f"no final screen after {max_clicks} clicks")

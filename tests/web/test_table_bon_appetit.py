@@ -14,6 +14,12 @@ def test_a_new_user_plays_bon_appetit_to_the_end_by_clicking(page, live_server, 
     start_from_home(page, live_server.url, "bon_appetit", computers=1)
     assert fits_the_phone(page)
     shot(page, "table-bon_appetit-phone")
+    desktop = page.context.new_page()
+    desktop.set_viewport_size({"width": 1280, "height": 800})
+    desktop.goto(page.url)
+    desktop.wait_for_selector(".board.bon")
+    shot(desktop, "table-bon_appetit-desktop")
+    desktop.close()
     play_by_clicking(page, max_clicks=600)
     game = Game.objects.get()
     assert game.status == GameStatus.FINISHED
