@@ -33,9 +33,7 @@ def test_the_table_and_the_way_to_it_have_no_serious_violation(page, live_server
 
 
 @pytest.mark.parametrize("language", ["it", "pt"])
-def test_the_pages_in_italian_and_portuguese_have_no_serious_violation(
-    page, live_server, language
-):
+def test_the_pages_in_italian_and_portuguese_have_no_serious_violation(page, live_server, language):
     page.goto(live_server.url + "/")
     page.select_option("#lang", language)
     page.wait_for_load_state()
