@@ -81,10 +81,15 @@ class SmokingCatHeuristic:
         return "play:" + card
 
     def choose_pass(self, view: dict, legal: list[str]) -> str:
-        hand = view["hand"]
+        """S6: the three most dangerous cards of the dealt hand, one per call: the cards
+        already chosen count as part of the hand, so the three calls agree."""
+        chosen = view.get("passed_cards") or []
+        hand = [*view["hand"], *chosen]
         worst = sorted(hand, key=lambda c: pass_danger(c, hand), reverse=True)[:3]
-        action = "pass:" + ",".join(sorted(worst, key=CARD.get))
-        return action if action in legal else legal[0]
+        for code in sorted(worst, key=CARD.get):
+            if code not in chosen and f"pass:{code}" in legal:
+                return f"pass:{code}"
+        return legal[0]
 
     def lead(self, plays: list[str], hand: list[str]) -> str:
         """Lead low, in a suit where someone else is likely to win; flush the Ober out
