@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 from games.engines.cats_and_dogs_data import FAVOURITE, SATED, food_deck
 
@@ -116,7 +117,11 @@ def unseen(view: dict) -> Counter:
 
 
 class CatsAndDogsHeuristic:
-    def choose(self, view: dict, legal: list[str], rng: random.Random) -> str:
+    needs_history = False
+
+    def choose(
+        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+    ) -> str:
         if len(legal) == 1:
             return legal[0]
         table = Table(view)

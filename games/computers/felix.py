@@ -7,6 +7,7 @@ It sees only its seat's view (no state, no memory between calls).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial
@@ -35,7 +36,11 @@ def row_value(known: tuple[str, ...], unknown: int) -> float:
 
 
 class FelixHeuristic:
-    def choose(self, view: dict, legal: list[str], rng: random.Random) -> str:
+    needs_history = False
+
+    def choose(
+        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+    ) -> str:
         if legal[0].startswith("place:"):
             return self.place(view, legal)
         return self.bid_or_pass(view, legal)

@@ -10,8 +10,21 @@ cannot follow, and throws down only when the deal is lost whatever happens.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from games.engines.smoking_cat import CARD, DEAL_TOTAL, POINTS, RANKS, THROW
+from games.computers.levels import Weakened, levels
+from games.computers.search import SearchStrategy
+from games.engines.base import ranks_from, utilities
+from games.engines.smoking_cat import (
+    CARD,
+    DEAL_TOTAL,
+    OVER,
+    POINTS,
+    RANKS,
+    RULES,
+    THROW,
+    THROW_ID,
+)
 
 OBER = "LO"
 
@@ -61,7 +74,11 @@ def hopeless(view: dict) -> bool:
 
 
 class SmokingCatHeuristic:
-    def choose(self, view: dict, legal: list[str], rng: random.Random) -> str:
+    needs_history = False
+
+    def choose(
+        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+    ) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
         if legal[0].startswith("pass:"):
@@ -132,5 +149,25 @@ class SmokingCatHeuristic:
         return max(plays, key=lambda c: pass_danger(c, hand))
 
 
+def deal_rollout(rules, state, seat: int, rng: random.Random) -> float:
+    """The search's playout: random cards to the end of the deal in progress, nobody
+    throwing down (a random throw would decide every deal), then the seat's utility of
+    the match as it stands (fewer letters is better, S16). A deal is the unit that
+    matters: a playout of the whole match would mostly measure later deals' luck."""
+    deal = state.deal
+    to_act, legal_ids, apply_id, choice = rules.to_act, rules.legal_ids, rules.apply_id, rng.choice
+    while state.deal == deal and state.phase != OVER:
+        acting = to_act(state)
+        s = acting[0] if len(acting) == 1 else choice(acting)
+        ids = legal_ids(state, s)
+        if ids[-1] == THROW_ID and len(ids) > 1:
+            ids.pop()
+        apply_id(state, s, choice(ids))
+    return utilities(ranks_from([-count for count in state.letters]))[seat]
+
+
 HEURISTIC = SmokingCatHeuristic()
-STRATEGIES = {"heuristic": HEURISTIC}
+SEARCH = SearchStrategy(RULES, rollout=deal_rollout)
+STRATEGIES = levels(HEURISTIC, SEARCH)
+# An easy player's lapses never throw down: one random concession decides a deal.
+STRATEGIES["easy"] = Weakened(HEURISTIC, allowed=lambda action: action != THROW)

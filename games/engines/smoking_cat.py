@@ -752,6 +752,11 @@ class SmokingCatRules(Rules):
     def clone(self, state: State) -> State:
         return state.copy()
 
+    def sampler(self, view: dict, history):
+        from .smoking_cat_sampling import sampler  # imports this module: loaded when used
+
+        return sampler(view, history)
+
 
 # --- options and parsing -------------------------------------------------------------------
 
