@@ -2,9 +2,10 @@
 
 A table seats one player of the *hero* kind and the *opponent* kind everywhere else; the
 hero's seat rotates with the game number and every game has its own seed, so each
-table size sees the same deals whatever the kinds. A win is rank 1 (a shared first place
-counts as a win: the fair share of a seat is then at least 1/n, and the random-vs-random
-baseline shows it). For each game and table size it prints::
+table size sees the same deals whatever the kinds. A win is rank 1; a first place shared
+by k seats counts 1/k for each, so the fair share of a seat is exactly 1/n (the interval
+then treats the fractional wins as counts: a slight approximation). For each game and
+table size it prints::
 
     <slug> players=<n> <hero> vs <opponent> games=<N> win=<pct> ci95=<lo>-<hi> fair=<pct>
         rank=<hero mean>/<opponent mean> points=<hero mean>/<opponent mean>
@@ -120,7 +121,9 @@ def table(
             results = [r for f in futures for r in f.result()]
     else:
         results = play_games(slug, n, hero, opponent, numbers)
-    wins = sum(r["ranks"][r["seat"]] == 1 for r in results)
+    # A first place shared by k seats is 1/k of a win for each: the wins of a game sum to
+    # one, so the fair share of a seat is exactly 1/n.
+    wins = sum(1 / r["ranks"].count(1) for r in results if r["ranks"][r["seat"]] == 1)
     hero_ranks = [r["ranks"][r["seat"]] for r in results]
     opp_ranks = [x for r in results for s, x in enumerate(r["ranks"]) if s != r["seat"]]
     hero_points = [r["scores"][r["seat"]] for r in results]

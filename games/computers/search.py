@@ -1,11 +1,12 @@
 """A search player: determinized Monte Carlo search with a time budget.
 
-Each iteration samples a full state consistent with what the seat has seen (the engine's
+Each round samples a full state consistent with what the seat has seen (the engine's
 ``determinize`` from the view and the observation history, so the search never reads
-hidden information), tries one of the seat's candidate actions in it (UCB1 over the
-candidates, shared by all samples: a flat search over the information set, which avoids
-the strategy fusion of a tree per sample) and plays the game on with a cheap playout
-policy on the engine's integer fast path. The action with the best mean utility wins.
+hidden information), tries every candidate action in it and plays the game on with a
+cheap playout policy on the engine's integer fast path, the same playout seed for every
+candidate. The candidate with the best mean utility over all rounds wins. A flat search
+over the information set: one decision, averaged over samples, which avoids the strategy
+fusion of a tree per sample (a tree would let the seat's later moves "know" the sample).
 
 Time and determinism: the search stops after ``iterations`` iterations or when
 ``budget`` seconds have passed, whichever comes first, and never later than
@@ -30,6 +31,10 @@ DEFAULT_BUDGET = 0.5
 Rollout = Callable[[object, object, int, random.Random], float]
 # candidates(view, legal) -> the subset of legal actions worth searching (all by default)
 Candidates = Callable[[dict, list[str]], list[str]]
+# belief(state, view, rng): reshape a sampled state in place by a model of how the others
+# play (which of the cards they might hold they likely chose), without reading more than
+# the sample and the view. None: every consistent state is as likely as the next.
+Belief = Callable[[object, dict, random.Random], None]
 
 
 def random_rollout(rules, state, seat: int, rng: random.Random) -> float:
@@ -54,14 +59,14 @@ class SearchStrategy:
         iterations: int | None = None,
         rollout: Rollout = random_rollout,
         candidates: Candidates | None = None,
-        exploration: float = 0.5,
+        belief: Belief | None = None,
     ):
         self.rules = rules
         self.budget = budget
         self.iterations = iterations
         self.rollout = rollout
         self.candidates = candidates
-        self.exploration = exploration
+        self.belief = belief
         self.last_iterations = 0  # how many the last decision ran (for the arena)
 
     def with_budget(self, budget: float, iterations: int | None = None) -> SearchStrategy:
@@ -72,7 +77,7 @@ class SearchStrategy:
             iterations=iterations,
             rollout=self.rollout,
             candidates=self.candidates,
-            exploration=self.exploration,
+            belief=self.belief,
         )
 
     def choose(
@@ -86,29 +91,29 @@ class SearchStrategy:
             return arms[0]
         rules, seat, rollout = self.rules, view["seat"], self.rollout
         ids = [rules.action_id(a) for a in arms]
-        sample = rules.sampler(view, history)
+        sample, clone, apply_id = rules.sampler(view, history), rules.clone, rules.apply_id
+        belief = self.belief
         k = len(ids)
-        visits = [0] * k
         totals = [0.0] * k
-        c = self.exploration
         limit = self.iterations if self.iterations is not None else math.inf
         deadline = time.perf_counter() + min(self.budget, HARD_LIMIT)
-        done = 0
-        while done < limit and time.perf_counter() < deadline:
-            if done < k:
-                arm = done  # each candidate once, in the legal order
-            else:
-                log_n = math.log(done)
-                arm = max(
-                    range(k),
-                    key=lambda i: totals[i] / visits[i] + c * math.sqrt(log_n / visits[i]),
-                )
-            state = sample(rng)
-            rules.apply_id(state, seat, ids[arm])
-            totals[arm] += rollout(rules, state, seat, rng)
-            visits[arm] += 1
-            done += 1
+        done = rounds = 0
+        # Rounds of paired trials: every candidate is tried on the same sampled state with
+        # the same playout seed (common random numbers), so the luck of the deal cancels
+        # out of the comparison instead of drowning it.
+        while done + k <= max(limit, k) and time.perf_counter() < deadline:
+            base = sample(rng)
+            if belief is not None:
+                belief(base, view, rng)
+            seed = rng.getrandbits(32)
+            for arm in range(k):
+                state = clone(base) if arm < k - 1 else base
+                apply_id(state, seat, ids[arm])
+                totals[arm] += rollout(rules, state, seat, random.Random(seed))
+            done += k
+            rounds += 1
         self.last_iterations = done
-        # The most visited arm is UCB's most trusted; mean utility breaks ties.
-        best = max(range(k), key=lambda i: (visits[i], totals[i] / visits[i] if visits[i] else 0))
-        return arms[best]
+        if not rounds:
+            return arms[0]
+        # Ties (all equal, e.g. a lost cause) go to the first candidate in legal order.
+        return arms[max(range(k), key=lambda i: (totals[i], -i))]

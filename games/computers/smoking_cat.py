@@ -18,7 +18,9 @@ from games.engines.base import ranks_from, utilities
 from games.engines.smoking_cat import (
     CARD,
     DEAL_TOTAL,
+    N_CARDS,
     OVER,
+    PASS_ID,
     POINTS,
     RANKS,
     RULES,
@@ -149,11 +151,50 @@ class SmokingCatHeuristic:
         return max(plays, key=lambda c: pass_danger(c, hand))
 
 
+# The playout policy works on card ints (suit * 8 + rank) and masks, never on views.
+HEART_SUIT = 1
+OBER_INT = CARD["LO"]
+# How eager a card is to leave the hand when passing or discarding: the Ober, high hearts,
+# the Leaves above the Ober, then high cards.
+SHED = [r for _s in range(4) for r in range(8)]
+for _r in range(8):
+    SHED[8 + _r] = 20 + 2 * _r
+SHED[OBER_INT] = 50
+SHED[OBER_INT + 1] = SHED[OBER_INT + 2] = 18  # LK, LA can be made to capture the Ober
+PLAYOUT_NOISE = 0.1  # a share of random moves keeps the playouts varied
+
+
+def playout_card(state, seat: int, ids: list[int], rng: random.Random) -> int:
+    """A cheap Hearts-like move for the playouts: shed dangerous cards when passing or
+    void, duck under the winning card when following, lead low outside hearts."""
+    if rng.random() < PLAYOUT_NOISE:
+        return rng.choice(ids)
+    if ids[0] >= PASS_ID:  # passing one card at a time
+        return max(ids, key=lambda a: SHED[a - PASS_ID])
+    trick = state.trick
+    if not trick:
+        safe = [c for c in ids if c < N_CARDS and c >> 3 != HEART_SUIT and c != OBER_INT]
+        pool = safe or [c for c in ids if c < N_CARDS]
+        return min(pool, key=lambda c: (c & 7, rng.random()))
+    lead = trick[0] >> 3
+    cards = [c for c in ids if c < N_CARDS]
+    if cards[0] >> 3 == lead:  # following suit (the list holds one suit then)
+        top = max(c for c in trick if c >> 3 == lead)
+        under = [c for c in cards if c < top]
+        if under:
+            return max(under)
+        if len(trick) == 3:  # the trick is ours anyway: take it with the highest
+            above = [c for c in cards if c != OBER_INT]
+            return max(above) if above else cards[0]
+        return min(cards)
+    return max(cards, key=SHED.__getitem__)
+
+
 def deal_rollout(rules, state, seat: int, rng: random.Random) -> float:
-    """The search's playout: random cards to the end of the deal in progress, nobody
-    throwing down (a random throw would decide every deal), then the seat's utility of
-    the match as it stands (fewer letters is better, S16). A deal is the unit that
-    matters: a playout of the whole match would mostly measure later deals' luck."""
+    """The search's playout: everyone plays ``playout_card`` to the end of the deal in
+    progress, nobody throwing down, then the seat's utility of the match as it stands
+    (fewer letters is better, S16). A deal is the unit that matters: a playout of the
+    whole match would mostly measure later deals' luck."""
     deal = state.deal
     to_act, legal_ids, apply_id, choice = rules.to_act, rules.legal_ids, rules.apply_id, rng.choice
     while state.deal == deal and state.phase != OVER:
@@ -162,7 +203,7 @@ def deal_rollout(rules, state, seat: int, rng: random.Random) -> float:
         ids = legal_ids(state, s)
         if ids[-1] == THROW_ID and len(ids) > 1:
             ids.pop()
-        apply_id(state, s, choice(ids))
+        apply_id(state, s, playout_card(state, s, ids, rng))
     return utilities(ranks_from([-count for count in state.letters]))[seat]
 
 
