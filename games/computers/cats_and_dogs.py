@@ -21,7 +21,10 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from games.engines.cats_and_dogs_data import FAVOURITE, SATED, food_deck
+from games.computers.levels import levels
+from games.computers.search import SearchStrategy
+from games.engines.cats_and_dogs import RULES, animal_total
+from games.engines.cats_and_dogs_data import ANIMALS, FAVOURITE, SATED, food_deck
 
 DECK = Counter(food_deck())
 ROOM_BONUS = 0.8  # a marker's worth per food card its animal may still take
@@ -32,6 +35,9 @@ def points(kind: str, card: str) -> int:
     """C17: a card's worth to a dog or a cat."""
     v = int(card[1:])
     return v if card[0] == FAVOURITE[kind] else -v
+
+
+POINTS_OF = {card: {kind: points(kind, card) for kind in FAVOURITE} for card in set(food_deck())}
 
 
 class Table:
@@ -196,5 +202,84 @@ class CatsAndDogsHeuristic:
         return best
 
 
+# -- the search player's playouts and candidates ---------------------------------------
+
+PLAYOUT_NOISE = 0.1  # a share of random moves keeps the playouts varied
+TARGETS_PER_CARD = 3  # the targets of one action card the search considers (best first)
+
+
+def stake(state, seat: int, a: int) -> float:
+    """How much one point on animal a is worth to ``seat`` against the others (C18)."""
+    seats = state.markers[a]
+    mine = seats.count(seat)
+    return mine - (len(seats) - mine) / (state.n - 1)
+
+
+def playout_action(rules, state, seat: int, rng: random.Random) -> str:
+    """The heuristic's plan in brief, on the state: mark the best-fed animal, feed the
+    drawn card where it helps this seat most, draw more while the pile favours the fed
+    animal's side; no action cards (they are the search's own business at the root)."""
+    phase = state.phase
+    if phase == "play":
+        return "draw"
+    if phase == "mark":
+        options = rules._markable(state)
+        if rng.random() < PLAYOUT_NOISE:
+            return f"mark:{rng.choice(options)}"
+        layout, food = state.layout, state.food
+        best = max(options, key=lambda a: (animal_total(layout[a], food[a]), rng.random()))
+        return f"mark:{best}"
+    if phase == "feed":
+        options = rules._feedable(state)
+        if rng.random() < PLAYOUT_NOISE:
+            return f"feed:{rng.choice(options)}"
+        card, layout = state.drawn, state.layout
+        table = POINTS_OF[card]
+        best = max(
+            options,
+            key=lambda a: (table[ANIMALS[layout[a]].kind] * stake(state, seat, a), rng.random()),
+        )
+        return f"feed:{best}"
+    # "more": the next card is unseen by the feeder; what it is worth on average decides
+    a = state.target
+    kind = ANIMALS[state.layout[a]].kind
+    pile = state.pile
+    if not pile:
+        return "stop"
+    expected = sum(POINTS_OF[c][kind] for c in pile) / len(pile)
+    return "more" if expected * stake(state, seat, a) > 0 else "stop"
+
+
+def game_rollout(rules, state, seat: int, rng: random.Random) -> float:
+    """Everyone plays ``playout_action`` to the end of the game."""
+    to_act, apply = rules.to_act, rules.apply
+    while acting := to_act(state):
+        s = acting[0]
+        apply(state, s, playout_action(rules, state, s, rng))
+    return rules.utilities(state)[seat]
+
+
+def candidates(view: dict, legal: list[str]) -> list[str]:
+    """Drawing, and the few best targets of each action card by the heuristic's one-step
+    reckoning (Trade a bite alone can have some 200)."""
+    if view["phase"] != "play" or len(legal) <= 1 + TARGETS_PER_CARD:
+        return legal
+    table = Table(view)
+    base = table.lead()
+    by_card: dict[str, list[tuple[float, int, str]]] = {}
+    for i, action in enumerate(legal):
+        head = action.split(":")[0]
+        if head in ("draw", "helping"):
+            continue
+        trial = table.copy()
+        trial.play(action)
+        by_card.setdefault(head, []).append((trial.lead() - base, -i, action))
+    keep = {a for a in legal if a in ("draw", "helping")}
+    for options in by_card.values():
+        keep.update(a for _, _, a in sorted(options, reverse=True)[:TARGETS_PER_CARD])
+    return [a for a in legal if a in keep]
+
+
 HEURISTIC = CatsAndDogsHeuristic()
-STRATEGIES = {"heuristic": HEURISTIC}
+SEARCH = SearchStrategy(RULES, rollout=game_rollout, candidates=candidates)
+STRATEGIES = levels(HEURISTIC, SEARCH)

@@ -15,7 +15,7 @@ from math import factorial
 from games.computers.levels import levels
 from games.computers.search import SearchStrategy
 from games.engines.base import ranks_from, utilities
-from games.engines.felix import BID_ID, CATS, ORDER, PASS_ID, RULES, SET, cat_points, chase
+from games.engines.felix import BID_ID, CATS, ORDER, PASS_ID, ROUNDS, RULES, SET, cat_points, chase
 
 # What a card is worth to the buyer of its row, for choosing what to place: the small dog
 # usually removes a negative cat, the big dog usually the best cat.
@@ -80,6 +80,7 @@ class FelixHeuristic:
 # -- the search player's playouts and candidates ---------------------------------------
 
 PLACE_ORDER = sorted(SET, key=PLACE_VALUE.__getitem__)  # worst card to place first
+HORIZON = ROUNDS  # rounds a playout looks ahead: to the end (2 did as well, 1 far worse)
 PLAYOUT_NOISE = 0.15  # a share of random moves keeps the playouts varied
 JUMPS = (0, 1, 2, 4)  # the raises the search considers, above the minimum bid
 
@@ -110,13 +111,13 @@ def playout_move(rules, state: dict, seat: int, rng: random.Random) -> int:
     return BID_ID + lo if value - lo > gain else PASS_ID
 
 
-def round_rollout(rules, state: dict, seat: int, rng: random.Random) -> float:
-    """Everyone plays ``playout_move`` to the end of the round in progress; then the
-    seat's utility as if the game ended there (F26-F27: cats plus mice). Whole-game
-    playouts drown one bid's worth in eight more rounds of luck."""
+def rollout(rules, state: dict, seat: int, rng: random.Random) -> float:
+    """Everyone plays ``playout_move`` for ``HORIZON`` rounds (the one in progress
+    counts); then the seat's utility as if the game ended there (F26-F27: cats plus
+    mice)."""
     to_act, apply_id, choice = rules.to_act, rules.apply_id, rng.choice
-    start = state["round"]
-    while state["round"] == start and (acting := to_act(state)):
+    stop = state["round"] + HORIZON
+    while state["round"] < stop and (acting := to_act(state)):
         s = acting[0] if len(acting) == 1 else choice(acting)
         apply_id(state, s, playout_move(rules, state, s, rng))
     if state["phase"] == "over":
@@ -169,5 +170,5 @@ def candidates(view: dict, legal: list[str]) -> list[str]:
 
 
 HEURISTIC = FelixHeuristic()
-SEARCH = SearchStrategy(RULES, rollout=round_rollout, candidates=candidates, belief=belief)
+SEARCH = SearchStrategy(RULES, rollout=rollout, candidates=candidates, belief=belief)
 STRATEGIES = levels(HEURISTIC, SEARCH)
