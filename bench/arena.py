@@ -27,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from statistics import mean
 
 from games import catalog
-from games.computers import needs_history, strategies
+from games.computers import RandomStrategy, needs_history, strategies
 
 Z95 = 1.959963984540054
 
@@ -60,7 +60,27 @@ def make_player(slug: str, kind: str):
     return strategy
 
 
-def play(rules, n: int, seed: int, players: list, kinds: list[str]) -> dict:
+def play(rules, n: int, seed: int, players: list) -> dict:
+    """One seeded game between ``players`` (one per seat); its outcome."""
+    return play_timed(rules, n, seed, players, [str(i) for i in range(n)])["outcome"]
+
+
+def win_rate(slug: str, games: int, n: int, heuristic: bool) -> float:
+    """The share of games a heuristic seat (rotating) wins among random players (or, with
+    ``heuristic`` False, a random seat does): rank 1, shared or not."""
+    kind = catalog.get(slug)
+    rules = kind.rules
+    wins = 0
+    for i in range(games):
+        players = [RandomStrategy() for _ in range(n)]
+        hero = i % n
+        if heuristic:
+            players[hero] = kind.strategy("heuristic")
+        wins += play(rules, n, 10_000 + i, players)["ranks"][hero] == 1
+    return wins / games
+
+
+def play_timed(rules, n: int, seed: int, players: list, kinds: list[str]) -> dict:
     """One game; returns the outcome and each kind's decision times (seconds)."""
     state = rules.setup(n, seed)
     rng = random.Random(seed)
@@ -96,7 +116,7 @@ def play_games(slug: str, n: int, hero: str, opponent: str, games: list[int]) ->
         players = [opponent_player] * n
         kinds = [opponent] * n
         players[seat], kinds[seat] = hero_player, hero
-        result = play(rules, n, 10_000 + i, players, kinds)
+        result = play_timed(rules, n, 10_000 + i, players, kinds)
         outcome = result["outcome"]
         results.append(
             {

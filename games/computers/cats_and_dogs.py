@@ -227,7 +227,14 @@ def playout_action(rules, state, seat: int, rng: random.Random) -> str:
         if rng.random() < PLAYOUT_NOISE:
             return f"mark:{rng.choice(options)}"
         layout, food = state.layout, state.food
-        best = max(options, key=lambda a: (animal_total(layout[a], food[a]), rng.random()))
+        markers = state.markers
+
+        def worth(a: int) -> tuple:  # the heuristic's: food so far, room shared by crowd
+            room = SATED - len(food[a])
+            total = animal_total(layout[a], food[a])
+            return (total + ROOM_BONUS * room / (1 + len(markers[a])), rng.random())
+
+        best = max(options, key=worth)
         return f"mark:{best}"
     if phase == "feed":
         options = rules._feedable(state)
@@ -275,8 +282,12 @@ def candidates(view: dict, legal: list[str]) -> list[str]:
         trial.play(action)
         by_card.setdefault(head, []).append((trial.lead() - base, -i, action))
     keep = {a for a in legal if a in ("draw", "helping")}
+    # Playouts never play action cards, so they cannot see what keeping one is worth:
+    # a card is only searched when its gain beats the heuristic's margin for keeping it.
+    margin = KEEP_MARGIN * min(1.0, view["food_left"] / 20)
     for options in by_card.values():
-        keep.update(a for _, _, a in sorted(options, reverse=True)[:TARGETS_PER_CARD])
+        best = sorted(options, reverse=True)[:TARGETS_PER_CARD]
+        keep.update(a for gain, _, a in best if gain > margin)
     return [a for a in legal if a in keep]
 
 

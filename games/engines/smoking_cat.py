@@ -345,7 +345,13 @@ class SmokingCatRules(Rules):
                     return SUIT_PLAYS_THROW[lead][held][:]
             return play_list(hand)
         if phase == PASS and seat in PASS_TO_ACT[state.passed]:
-            return pass_list(state.hands[seat])  # chosen cards have left the hand
+            hand = state.hands[seat]  # chosen cards have left the hand (pass_list, inline)
+            return [
+                *_Q0[hand & 255],
+                *_Q1[hand >> 8 & 255],
+                *_Q2[hand >> 16 & 255],
+                *_Q3[hand >> 24],
+            ]
         return []
 
     # -- the integer action space (search) -------------------------------------------------
@@ -401,8 +407,15 @@ class SmokingCatRules(Rules):
             card = PASS_CARD.get(action)
             if card is not None and seat in PASS_TO_ACT[state.passed]:
                 bit = 1 << card
-                if state.hands[seat] & bit:
-                    return self._choose_pass(state, seat, bit, [])
+                hands = state.hands
+                if hands[seat] & bit:
+                    hands[seat] ^= bit
+                    passes = state.passes
+                    chosen = passes[seat] = passes[seat] | bit
+                    ev = {"type": "pass_card", "to": [seat], "seat": seat, "cards": [CODES[card]]}
+                    if chosen.bit_count() < PASS_SIZE:
+                        return [ev]
+                    return self._complete_pass(state, seat, [ev])
         elif phase == PLAY and seat == state.turn:
             card = PLAY_CARD.get(action)
             if card is not None:
@@ -472,29 +485,26 @@ class SmokingCatRules(Rules):
 
     def _choose_pass(self, st: State, seat: int, mask: int, events: list | None) -> list | None:
         """S6: cards (a checked mask) set aside face down for the left neighbour; with the
-        third, the seat has passed. Passed cards stay in transit until all four have
-        passed, and a seat sees what it received only after its own pass."""
+        third, the seat has passed. (The one-card action of a move runs inline in
+        ``apply``; this serves playouts and the three-card form of old logs.)"""
         st.hands[seat] ^= mask
-        chosen = st.passes[seat] = st.passes[seat] | mask
-        if chosen.bit_count() < PASS_SIZE:
-            if events is not None:
-                events.append(
-                    {"type": "pass_card", "to": [seat], "seat": seat, "cards": mask_codes(mask)}
-                )
+        st.passes[seat] |= mask
+        if st.passes[seat].bit_count() < PASS_SIZE:
             return events
+        return self._complete_pass(st, seat, events)
+
+    def _complete_pass(self, st: State, seat: int, events: list | None) -> list | None:
+        """S6: the seat's three cards go to its left; they stay in transit until all four
+        have passed, and a seat sees what it received only after its own pass."""
         passed = st.passed = st.passed | 1 << seat
         left, right = (seat + 1) & 3, (seat - 1) & 3
         if events is not None:
-            if chosen != mask:  # the last card of a one-by-one pass: tell the seat which
-                events.append(
-                    {"type": "pass_card", "to": [seat], "seat": seat, "cards": mask_codes(mask)}
-                )
             events.append({"type": "pass", "to": None, "seat": seat})
             if passed >> right & 1:  # this seat may now see what its right neighbour sent
                 cards = mask_codes(st.passes[right])
                 events.append({"type": "received", "to": [seat], "seat": seat, "cards": cards})
             if passed >> left & 1:  # the left neighbour passed earlier and now sees these
-                cards = mask_codes(chosen)
+                cards = mask_codes(st.passes[seat])
                 events.append({"type": "received", "to": [left], "seat": left, "cards": cards})
         if passed == 15:  # S6: play starts once all four have passed
             passes = st.passes
