@@ -106,6 +106,12 @@ def play_timed(rules, n: int, seed: int, players: list, kinds: list[str]) -> dic
     return {"outcome": rules.outcome(state), "times": times}
 
 
+def win_credit(ranks: list[int], seat: int) -> float:
+    """A first place shared by k seats is 1/k of a win for each: the wins of a game sum
+    to one, so the fair share of a seat is exactly 1/n."""
+    return 1 / ranks.count(1) if ranks[seat] == 1 else 0.0
+
+
 def play_games(slug: str, n: int, hero: str, opponent: str, games: list[int]) -> list[dict]:
     """A batch of games (one process's share): hero at seat ``i % n`` of game ``i``."""
     rules = catalog.get(slug).rules
@@ -141,9 +147,7 @@ def table(
             results = [r for f in futures for r in f.result()]
     else:
         results = play_games(slug, n, hero, opponent, numbers)
-    # A first place shared by k seats is 1/k of a win for each: the wins of a game sum to
-    # one, so the fair share of a seat is exactly 1/n.
-    wins = sum(1 / r["ranks"].count(1) for r in results if r["ranks"][r["seat"]] == 1)
+    wins = sum(win_credit(r["ranks"], r["seat"]) for r in results)
     hero_ranks = [r["ranks"][r["seat"]] for r in results]
     opp_ranks = [x for r in results for s, x in enumerate(r["ranks"]) if s != r["seat"]]
     hero_points = [r["scores"][r["seat"]] for r in results]
