@@ -106,10 +106,17 @@ class SearchStrategy:
             if belief is not None:
                 belief(base, view, rng)
             seed = rng.getrandbits(32)
+            results = []
             for arm in range(k):
+                if arm and time.perf_counter() >= deadline:
+                    break  # a round cut short would compare unequal samples: dropped
                 state = clone(base) if arm < k - 1 else base
                 apply_id(state, seat, ids[arm])
-                totals[arm] += rollout(rules, state, seat, random.Random(seed))
+                results.append(rollout(rules, state, seat, random.Random(seed)))
+            if len(results) < k:
+                break
+            for arm, value in enumerate(results):
+                totals[arm] += value
             done += k
             rounds += 1
         self.last_iterations = done
