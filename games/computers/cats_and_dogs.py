@@ -292,5 +292,5 @@ def candidates(view: dict, legal: list[str]) -> list[str]:
 
 
 HEURISTIC = CatsAndDogsHeuristic()
-SEARCH = SearchStrategy(RULES, rollout=game_rollout, candidates=candidates)
+SEARCH = SearchStrategy(RULES, rollout=game_rollout, candidates=candidates, fallback=HEURISTIC)
 STRATEGIES = levels(HEURISTIC, SEARCH)

@@ -170,5 +170,7 @@ def candidates(view: dict, legal: list[str]) -> list[str]:
 
 
 HEURISTIC = FelixHeuristic()
-SEARCH = SearchStrategy(RULES, rollout=rollout, candidates=candidates, belief=belief)
+SEARCH = SearchStrategy(
+    RULES, rollout=rollout, candidates=candidates, belief=belief, fallback=HEURISTIC
+)
 STRATEGIES = levels(HEURISTIC, SEARCH)

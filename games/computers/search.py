@@ -60,6 +60,7 @@ class SearchStrategy:
         rollout: Rollout = random_rollout,
         candidates: Candidates | None = None,
         belief: Belief | None = None,
+        fallback=None,
     ):
         self.rules = rules
         self.budget = budget
@@ -67,6 +68,8 @@ class SearchStrategy:
         self.rollout = rollout
         self.candidates = candidates
         self.belief = belief
+        # Plays when the history cannot explain the view (a caller that gathered none).
+        self.fallback = fallback
         self.last_iterations = 0  # how many the last decision ran (for the arena)
 
     def with_budget(self, budget: float, iterations: int | None = None) -> SearchStrategy:
@@ -78,6 +81,7 @@ class SearchStrategy:
             rollout=self.rollout,
             candidates=self.candidates,
             belief=self.belief,
+            fallback=self.fallback,
         )
 
     def choose(
@@ -91,7 +95,12 @@ class SearchStrategy:
             return arms[0]
         rules, seat, rollout = self.rules, view["seat"], self.rollout
         ids = [rules.action_id(a) for a in arms]
-        sample, clone, apply_id = rules.sampler(view, history), rules.clone, rules.apply_id
+        try:
+            sample = rules.sampler(view, history)
+        except ValueError:  # an incomplete history: no consistent state to sample
+            self.last_iterations = 0
+            return self.fallback.choose(view, legal, rng) if self.fallback else arms[0]
+        clone, apply_id = rules.clone, rules.apply_id
         belief = self.belief
         k = len(ids)
         totals = [0.0] * k

@@ -208,7 +208,7 @@ def deal_rollout(rules, state, seat: int, rng: random.Random) -> float:
 
 
 HEURISTIC = SmokingCatHeuristic()
-SEARCH = SearchStrategy(RULES, rollout=deal_rollout)
+SEARCH = SearchStrategy(RULES, rollout=deal_rollout, fallback=HEURISTIC)
 STRATEGIES = levels(HEURISTIC, SEARCH)
 # An easy player's lapses never throw down: one random concession decides a deal.
 STRATEGIES["easy"] = Weakened(HEURISTIC, allowed=lambda action: action != THROW)

@@ -141,6 +141,8 @@ def sampler(view: dict, history: Sequence[dict]) -> Callable[[random.Random], St
         caps = {s: HAND_SIZE - (PASS_SIZE if s == right and received else 0) for s in others}
         voids = [0] * N_SEATS
     unseen_cards = cards_of(unseen)
+    if len(unseen_cards) != sum(caps.values()):
+        raise ValueError("the history does not account for every card played this deal")
     letters = [len(x) for x in view["letters"]]
     ober = view["taken_ober"]
     last = view["last_trick"]

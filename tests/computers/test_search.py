@@ -133,3 +133,17 @@ def test_easy_lapses_sometimes_but_always_plays_legally(name):
 def test_smoking_cat_easy_never_throws_down_by_lapse():
     easy = strategies("games.computers.smoking_cat")["easy"]
     assert easy.allowed("throw") is False and easy.allowed("play:LO")
+
+
+@pytest.mark.parametrize("name", ["felix", "smoking_cat"])
+def test_search_without_the_history_it_needs_plays_the_heuristic(name):
+    """A caller that gathered no history (mid-game) gets the normal player's move rather
+    than a search over states the seat's knowledge rules out."""
+    rules, n, module = GAMES[name]
+    found = strategies(module)
+    state, _, seat = position(rules, n, 6, 30)
+    view, legal = rules.view(state, seat), rules.legal_actions(state, seat)
+    with pytest.raises(ValueError):
+        rules.sampler(view, ())
+    pick = found["hard"].choose(view, legal, random.Random(0), ())
+    assert pick == found["normal"].choose(view, legal, random.Random(0))
