@@ -291,6 +291,10 @@ def candidates(view: dict, legal: list[str]) -> list[str]:
     return [a for a in legal if a in keep]
 
 
+# The hard player's playouts per decision: about 0.3 s on one free core (see search.py).
+ITERATIONS = 800
 HEURISTIC = CatsAndDogsHeuristic()
-SEARCH = SearchStrategy(RULES, rollout=game_rollout, candidates=candidates, fallback=HEURISTIC)
+SEARCH = SearchStrategy(
+    RULES, iterations=ITERATIONS, rollout=game_rollout, candidates=candidates, fallback=HEURISTIC
+)
 STRATEGIES = levels(HEURISTIC, SEARCH)

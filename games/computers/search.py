@@ -8,13 +8,15 @@ candidate. The candidate with the best mean utility over all rounds wins. A flat
 over the information set: one decision, averaged over samples, which avoids the strategy
 fusion of a tree per sample (a tree would let the seat's later moves "know" the sample).
 
-Time and determinism: the search stops after ``iterations`` iterations or when
-``budget`` seconds have passed, whichever comes first, and never later than
-``HARD_LIMIT`` (one iteration is a few milliseconds at most, so a worker is never held
-much past it). With ``iterations`` set and met within the budget, the choice depends only
-on the rng's seed; with ``iterations`` None the search is purely time-budgeted, which
-is what the arena measures strength against ("50 ms per decision"), at the price of
-depending on the machine's speed.
+Time and determinism: the search stops after ``iterations`` playouts (whole rounds, at
+least one) or when ``budget`` seconds have passed, whichever comes first, and never
+later than ``HARD_LIMIT`` (a round cut short by the clock is dropped, so a worker is held
+at most one playout past it). The "hard" players ship with an iteration budget sized to
+take about 0.3 s on one free core and the 0.5 s budget as a cap: on a machine that is not
+overloaded the choice depends only on the rng's seed (the game processor seeds it from
+the game and its version, so a rerun picks the same move), and a slow machine loses
+strength, never time. With ``iterations`` None the search is purely time-budgeted: that
+is what the arena measures strength against ("50 ms per decision").
 """
 
 from __future__ import annotations
