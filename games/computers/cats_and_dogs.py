@@ -205,6 +205,9 @@ class CatsAndDogsHeuristic:
 # -- the search player's playouts and candidates ---------------------------------------
 
 PLAYOUT_NOISE = 0.1  # a share of random moves keeps the playouts varied
+# Each turn a player holding action cards plays one at random with this chance: playouts
+# in which nobody ever meddles teach the search to pile everything on one animal.
+PLAYOUT_CARDS = 0.15
 TARGETS_PER_CARD = 3  # the targets of one action card the search considers (best first)
 
 
@@ -218,9 +221,14 @@ def stake(state, seat: int, a: int) -> float:
 def playout_action(rules, state, seat: int, rng: random.Random) -> str:
     """The heuristic's plan in brief, on the state: mark the best-fed animal, feed the
     drawn card where it helps this seat most, draw more while the pile favours the fed
-    animal's side; no action cards (they are the search's own business at the root)."""
+    animal's side; now and then a random action card (a cheap stand-in for meddling)."""
     phase = state.phase
     if phase == "play":
+        hand = state.hands[seat]
+        if hand and rng.random() < PLAYOUT_CARDS:
+            targets = rules._card_targets(state, seat, rng.choice(hand))
+            if targets:
+                return rng.choice(targets)
         return "draw"
     if phase == "mark":
         options = rules._markable(state)
