@@ -333,8 +333,16 @@ def candidates(view: dict, legal: list[str]) -> list[str]:
 
 # The hard player's playouts per decision: about 0.3 s on one free core (see search.py).
 ITERATIONS = 800
+# The heuristic's move stands unless the search finds better by this many standard errors:
+# the playouts model the table too roughly to overrule it on a hunch.
+TRUST = 1.5
 HEURISTIC = CatsAndDogsHeuristic()
 SEARCH = SearchStrategy(
-    RULES, iterations=ITERATIONS, rollout=game_rollout, candidates=candidates, fallback=HEURISTIC
+    RULES,
+    iterations=ITERATIONS,
+    rollout=game_rollout,
+    candidates=candidates,
+    fallback=HEURISTIC,
+    trust=TRUST,
 )
 STRATEGIES = levels(HEURISTIC, SEARCH)

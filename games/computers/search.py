@@ -63,6 +63,7 @@ class SearchStrategy:
         candidates: Candidates | None = None,
         belief: Belief | None = None,
         fallback=None,
+        trust: float | None = None,
     ):
         self.rules = rules
         self.budget = budget
@@ -72,6 +73,10 @@ class SearchStrategy:
         self.belief = belief
         # Plays when the history cannot explain the view (a caller that gathered none).
         self.fallback = fallback
+        # With ``trust`` set, the fallback's own move stands unless another candidate beats
+        # it by ``trust`` standard errors of the paired differences: the search refines a
+        # heuristic instead of replacing it where its playouts are a rough model.
+        self.trust = trust
         self.last_iterations = 0  # how many the last decision ran (for the arena)
 
     def with_budget(self, budget: float, iterations: int | None = None) -> SearchStrategy:
@@ -84,6 +89,7 @@ class SearchStrategy:
             candidates=self.candidates,
             belief=self.belief,
             fallback=self.fallback,
+            trust=self.trust,
         )
 
     def choose(
@@ -106,6 +112,11 @@ class SearchStrategy:
         belief = self.belief
         k = len(ids)
         totals = [0.0] * k
+        prior = None
+        if self.trust is not None and self.fallback is not None:
+            pick = self.fallback.choose(view, legal, random.Random(0))
+            prior = arms.index(pick) if pick in arms else None
+        squares = [0.0] * k  # sums of squared differences to the prior's playout
         limit = self.iterations if self.iterations is not None else math.inf
         deadline = time.perf_counter() + min(self.budget, HARD_LIMIT)
         done = rounds = 0
@@ -128,10 +139,18 @@ class SearchStrategy:
                 break
             for arm, value in enumerate(results):
                 totals[arm] += value
+                if prior is not None:
+                    squares[arm] += (value - results[prior]) ** 2
             done += k
             rounds += 1
         self.last_iterations = done
         if not rounds:
             return arms[0]
         # Ties (all equal, e.g. a lost cause) go to the first candidate in legal order.
-        return arms[max(range(k), key=lambda i: (totals[i], -i))]
+        best = max(range(k), key=lambda i: (totals[i], -i))
+        if prior is not None and best != prior:
+            gain = (totals[best] - totals[prior]) / rounds
+            spread = math.sqrt(max(squares[best] / rounds - gain * gain, 0.0) / rounds)
+            if gain <= self.trust * spread:
+                return arms[prior]
+        return arms[best]

@@ -147,3 +147,15 @@ def test_search_without_the_history_it_needs_plays_the_heuristic(name):
         rules.sampler(view, ())
     pick = found["hard"].choose(view, legal, random.Random(0), ())
     assert pick == found["normal"].choose(view, legal, random.Random(0))
+
+
+def test_search_with_full_trust_in_its_heuristic_plays_the_heuristic():
+    """``trust``: the fallback's move stands unless beaten by that many standard errors."""
+    found = strategies("games.computers.cats_and_dogs")
+    stubborn = found["hard"].with_budget(0.2, iterations=60)
+    stubborn.trust = 1e9
+    for seed in range(3):
+        state, events, seat = position(CATS_AND_DOGS, 4, seed, 4 + seed)
+        view, legal = CATS_AND_DOGS.view(state, seat), CATS_AND_DOGS.legal_actions(state, seat)
+        pick = stubborn.choose(view, legal, random.Random(1), observations(events, seat))
+        assert pick == found["normal"].choose(view, legal, random.Random(0))
