@@ -1,29 +1,73 @@
-"""Heuristic against random: ``python -m bench.arena [--games N] [slug ...]``.
+"""Computer players against each other: ``python -m bench.arena [options] [slug ...]``.
 
-For each game, N seeded games with one heuristic seat (rotating) and random players in the
-other seats, then N all-random games as the baseline. A win is rank 1 (shared wins count).
-Prints ``<slug> players=<n> heuristic_win=<pct> random_win=<pct> games=<N>``.
+A table seats one player of the *hero* kind and the *opponent* kind everywhere else; the
+hero's seat rotates with the game number and every game has its own seed, so each
+table size sees the same deals whatever the kinds. A win is rank 1; a first place shared
+by k seats counts 1/k for each, so the fair share of a seat is exactly 1/n (the interval
+then treats the fractional wins as counts: a slight approximation). For each game and
+table size it prints::
+
+    <slug> players=<n> <hero> vs <opponent> games=<N> win=<pct> ci95=<lo>-<hi> fair=<pct>
+        rank=<hero mean>/<opponent mean> points=<hero mean>/<opponent mean>
+    <slug> players=<n> time <kind> decisions=<N> p50_ms=<x> p95_ms=<y> max_ms=<z>
+
+The interval is Wilson's score interval at 95%. A kind is ``random``, ``easy``,
+``normal``, ``heuristic`` or ``hard``; ``hard@0.05`` is the search player with a 50 ms
+budget per decision (time-capped, not iteration-capped: strength at a budget). Games run
+in ``--jobs`` processes. ``--fast`` plays a couple of tiny games (for tests).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from statistics import mean
 
 from games import catalog
-from games.computers import RandomStrategy, act
+from games.computers import RandomStrategy, needs_history, strategies
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of ``values``."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
+
+
+def make_player(slug: str, kind: str):
+    """A strategy by kind name; ``name@seconds`` sets a search player's budget."""
+    name, _, budget = kind.partition("@")
+    strategy = strategies(catalog.get(slug).computers)[name]
+    if budget:
+        strategy = strategy.with_budget(float(budget))
+    return strategy
 
 
 def play(rules, n: int, seed: int, players: list) -> dict:
-    state = rules.setup(n, seed)
-    rng = random.Random(seed)
-    while acting := rules.to_act(state):
-        seat = acting[0] if len(acting) == 1 else rng.choice(acting)
-        rules.apply(state, seat, act(rules, state, seat, players[seat], rng))
-    return rules.outcome(state)
+    """One seeded game between ``players`` (one per seat); its outcome."""
+    return play_timed(rules, n, seed, players, [str(i) for i in range(n)])["outcome"]
 
 
 def win_rate(slug: str, games: int, n: int, heuristic: bool) -> float:
+    """The share of games a heuristic seat (rotating) wins among random players (or, with
+    ``heuristic`` False, a random seat does): rank 1, shared or not."""
     kind = catalog.get(slug)
     rules = kind.rules
     wins = 0
@@ -36,20 +80,141 @@ def win_rate(slug: str, games: int, n: int, heuristic: bool) -> float:
     return wins / games
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("slugs", nargs="*", default=list(catalog.slugs()))
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--players", type=int, default=0, help="0: the usual table size")
-    args = parser.parse_args(argv)
-    for slug in args.slugs:
-        n = args.players or catalog.get(slug).table_players
-        h = win_rate(slug, args.games, n, heuristic=True)
-        r = win_rate(slug, args.games, n, heuristic=False)
-        print(
-            f"{slug} players={n} heuristic_win={h:.1%} random_win={r:.1%} games={args.games}",
-            flush=True,
+def play_timed(rules, n: int, seed: int, players: list, kinds: list[str]) -> dict:
+    """One game; returns the outcome and each kind's decision times (seconds)."""
+    state = rules.setup(n, seed)
+    rng = random.Random(seed)
+    histories: list[list[dict]] = [[] for _ in range(n)]
+    keep = [needs_history(p) for p in players]
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    while acting := rules.to_act(state):
+        seat = acting[0] if len(acting) == 1 else rng.choice(acting)
+        player = players[seat]
+        view = rules.view(state, seat)
+        legal = rules.legal_actions(state, seat)
+        start = time.perf_counter()
+        if keep[seat]:
+            action = player.choose(view, legal, rng, histories[seat])
+        else:
+            action = player.choose(view, legal, rng)
+        times[kinds[seat]].append(time.perf_counter() - start)
+        events = rules.apply(state, seat, action)
+        for s in range(n):
+            if keep[s]:
+                hist = histories[s]
+                hist.extend(ev for ev in events if ev["to"] is None or s in ev["to"])
+    return {"outcome": rules.outcome(state), "times": times}
+
+
+def win_credit(ranks: list[int], seat: int) -> float:
+    """A first place shared by k seats is 1/k of a win for each: the wins of a game sum
+    to one, so the fair share of a seat is exactly 1/n."""
+    return 1 / ranks.count(1) if ranks[seat] == 1 else 0.0
+
+
+def play_games(slug: str, n: int, hero: str, opponent: str, games: list[int]) -> list[dict]:
+    """A batch of games (one process's share): hero at seat ``i % n`` of game ``i``."""
+    rules = catalog.get(slug).rules
+    hero_player, opponent_player = make_player(slug, hero), make_player(slug, opponent)
+    results = []
+    for i in games:
+        seat = i % n
+        players = [opponent_player] * n
+        kinds = [opponent] * n
+        players[seat], kinds[seat] = hero_player, hero
+        result = play_timed(rules, n, 10_000 + i, players, kinds)
+        outcome = result["outcome"]
+        results.append(
+            {
+                "seat": seat,
+                "ranks": outcome["ranks"],
+                "scores": outcome["scores"],
+                "times": result["times"],
+            }
         )
+    return results
+
+
+def table(
+    slug: str, n: int, hero: str, opponent: str, games: int, jobs: int, first: int = 0
+) -> dict:
+    """Play ``games`` games of a table size in ``jobs`` processes; the statistics."""
+    numbers = list(range(first, first + games))
+    if jobs > 1:
+        shares = [numbers[j::jobs] for j in range(jobs)]
+        with ProcessPoolExecutor(jobs) as pool:
+            futures = [pool.submit(play_games, slug, n, hero, opponent, s) for s in shares]
+            results = [r for f in futures for r in f.result()]
+    else:
+        results = play_games(slug, n, hero, opponent, numbers)
+    wins = sum(win_credit(r["ranks"], r["seat"]) for r in results)
+    hero_ranks = [r["ranks"][r["seat"]] for r in results]
+    opp_ranks = [x for r in results for s, x in enumerate(r["ranks"]) if s != r["seat"]]
+    hero_points = [r["scores"][r["seat"]] for r in results]
+    opp_points = [x for r in results for s, x in enumerate(r["scores"]) if s != r["seat"]]
+    times: dict[str, list[float]] = {}
+    for r in results:
+        for kind, ts in r["times"].items():
+            times.setdefault(kind, []).extend(ts)
+    lo, hi = wilson(wins, len(results))
+    return {
+        "slug": slug,
+        "n": n,
+        "hero": hero,
+        "opponent": opponent,
+        "games": len(results),
+        "win": wins / len(results),
+        "ci": (lo, hi),
+        "fair": 1 / n,
+        "rank": (mean(hero_ranks), mean(opp_ranks)),
+        "points": (mean(hero_points), mean(opp_points)),
+        "times": times,
+    }
+
+
+def report(t: dict) -> list[str]:
+    lo, hi = t["ci"]
+    lines = [
+        f"{t['slug']} players={t['n']} {t['hero']} vs {t['opponent']} games={t['games']}"
+        f" win={t['win']:.1%} ci95={lo:.1%}-{hi:.1%} fair={t['fair']:.1%}"
+        f" ratio={t['win'] / t['fair']:.2f}"
+        f" rank={t['rank'][0]:.2f}/{t['rank'][1]:.2f}"
+        f" points={t['points'][0]:.1f}/{t['points'][1]:.1f}"
+    ]
+    for kind, ts in t["times"].items():
+        lines.append(
+            f"{t['slug']} players={t['n']} time {kind} decisions={len(ts)}"
+            f" p50_ms={percentile(ts, 50) * 1e3:.2f} p95_ms={percentile(ts, 95) * 1e3:.2f}"
+            f" max_ms={max(ts, default=0) * 1e3:.2f}"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("slugs", nargs="*", default=["felix", "smoking_cat", "cats_and_dogs"])
+    parser.add_argument("--hero", default="hard")
+    parser.add_argument("--vs", default="normal", dest="opponent")
+    parser.add_argument("--games", type=int, default=100, help="per table size")
+    parser.add_argument("--players", type=int, nargs="*", default=[], help="table sizes")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, help="the first game number")
+    parser.add_argument("--fast", action="store_true", help="2 games per size, 5 ms budget")
+    args = parser.parse_args(argv)
+    games, hero = args.games, args.hero
+    if args.fast:
+        games = 2
+        if hero.startswith("hard") and "@" not in hero:
+            hero = "hard@0.005"
+    tables = []
+    for slug in args.slugs:
+        sizes = args.players or [catalog.get(slug).table_players]
+        for n in sizes:
+            t = table(slug, n, hero, args.opponent, games, args.jobs, args.first)
+            tables.append(t)
+            for line in report(t):
+                print(line, flush=True)
+    return tables
 
 
 if __name__ == "__main__":

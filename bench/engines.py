@@ -14,10 +14,22 @@ same loop from Python in the same run (chance outcomes count as actions) and a l
 ``openspiel_hearts_per_decision``, divides the same time by the players' decisions only:
 our engines deal inside ``apply``, so this counts Hearts' dealing the way ours is counted.
 
-A last line, ``python_loop us/action=<n>``, drives an engine that does nothing through the
+A line ``python_loop us/action=<n>`` drives an engine that does nothing through the
 same loop: the cost of the loop itself (the calls, the list handed back, the random
 choice), which no Python engine can go below. Whatever an engine costs above it is its
 own work.
+
+Then the search's view: random playouts on the fast path (``legal_ids`` and
+``apply_id``: integer actions, no events), from a fresh ``setup`` each, one line per game
+that has an integer action space, OpenSpiel's Hearts the same way (``legal_actions`` and
+``apply_action``, chance outcomes included), and their ratios::
+
+    <slug> fast playouts/s=<n> us/action=<n>
+    openspiel_hearts fast playouts/s=<n> us/action=<n>
+    smoking_cat/openspiel_hearts us/action_ratio=<n> playout_ratio=<n>
+
+The playout ratio compares whole games: a Smoking Cat match is many deals, a Hearts game
+one, so it says what a search pays per playout, not which engine is faster.
 """
 
 from __future__ import annotations
@@ -72,6 +84,26 @@ def drive(rules, n: int, seconds: float, seed: int = 1) -> dict:
     }
 
 
+def drive_fast(rules, n: int, seconds: float, seed: int = 1) -> dict:
+    """Random playouts on the integer fast path, from a fresh set-up each."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    to_act, legal_ids, apply_id = rules.to_act, rules.legal_ids, rules.apply_id
+    games = actions = 0
+    elapsed = 0.0
+    while elapsed < seconds:
+        game_seed = rng.randrange(2**31)
+        start = time.perf_counter()
+        state = rules.setup(n, game_seed)
+        while acting := to_act(state):
+            seat = acting[0] if len(acting) == 1 else choice(acting)
+            apply_id(state, seat, choice(legal_ids(state, seat)))
+            actions += 1
+        elapsed += time.perf_counter() - start
+        games += 1
+    return {"playouts_per_s": games / elapsed, "us_per_action": elapsed / actions * 1e6}
+
+
 def largest_dump(rules, n: int, game_seed: int, choice_seed: int) -> int:
     rng = random.Random(choice_seed)
     state = rules.setup(n, game_seed)
@@ -117,10 +149,11 @@ def bench_openspiel_hearts(seconds: float, seed: int = 1) -> dict | None:
     game = pyspiel.load_game("hearts")
     rng = random.Random(seed)
     choice = rng.choice
-    actions = decisions = 0
+    actions = decisions = games = 0
     elapsed = 0.0
     while elapsed < seconds:
         start = time.perf_counter()
+        games += 1
         state = game.new_initial_state()
         count = chance = 0
         while not state.is_terminal():
@@ -136,6 +169,7 @@ def bench_openspiel_hearts(seconds: float, seed: int = 1) -> dict | None:
     return {
         "us_per_action": elapsed / actions * 1e6,
         "us_per_decision": elapsed / decisions * 1e6,
+        "playouts_per_s": games / elapsed,
     }
 
 
@@ -165,6 +199,30 @@ def main(argv: list[str] | None = None) -> None:
             print(line, flush=True)
     floor = drive(NullRules(), 4, args.seconds)
     print(f"python_loop us/action={floor['us_per_action']:.2f}", flush=True)
+    fast = {}
+    for slug in args.slugs:
+        kind = catalog.get(slug)
+        if not kind.rules.n_actions:
+            continue
+        r = fast[slug] = drive_fast(kind.rules, kind.table_players, args.seconds)
+        print(
+            f"{slug} fast playouts/s={r['playouts_per_s']:.1f} us/action={r['us_per_action']:.2f}",
+            flush=True,
+        )
+    if hearts is not None:
+        print(
+            f"openspiel_hearts fast playouts/s={hearts['playouts_per_s']:.1f}"
+            f" us/action={hearts['us_per_action']:.2f}",
+            flush=True,
+        )
+        if "smoking_cat" in fast:
+            sc = fast["smoking_cat"]
+            print(
+                f"smoking_cat/openspiel_hearts"
+                f" us/action_ratio={sc['us_per_action'] / hearts['us_per_action']:.2f}"
+                f" playout_ratio={hearts['playouts_per_s'] / sc['playouts_per_s']:.2f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -1,30 +1,53 @@
 """Computer players. Like the engines, pure Python: no Django, no Celery.
 
-A strategy sees exactly what its seat may see: ``choose(view, legal, rng)`` gets the seat's
-``view`` and its ``legal_actions`` and returns one of them. It never gets the state.
+A strategy sees exactly what its seat may see: ``choose(view, legal, rng, history=())``
+gets the seat's ``view``, its ``legal_actions`` and, for strategies that ask for it, its
+observation history (every event the seat was allowed to see, in order, from the start of
+the game: ``games.engines.observations``), and returns one of the legal actions. It never
+gets the state.
 
-Each game's module here exposes ``STRATEGIES``, its strategies by name; ``random`` plays
-every game. The catalog (``games.catalog``) names the module of each game.
+A strategy that needs the history says so with ``needs_history = True``; for the others
+the caller need not gather it (and they are still called with ``(view, legal, rng)``).
+
+Each game's module here exposes ``STRATEGIES``, its strategies by name: ``easy``,
+``normal`` (``heuristic`` is the same object: stored seats use that name) and ``hard``
+(search); ``random`` plays every game. The catalog (``games.catalog``) names the module of
+each game.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from importlib import import_module
 from typing import Protocol
 
 RANDOM = "random"
+LEVELS = ("easy", "normal", "hard")
 
 
 class Strategy(Protocol):
-    def choose(self, view: dict, legal: list[str], rng: random.Random) -> str: ...
+    needs_history: bool
+
+    def choose(
+        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+    ) -> str: ...
 
 
 class RandomStrategy:
     """Any legal action, uniformly."""
 
-    def choose(self, view: dict, legal: list[str], rng: random.Random) -> str:
+    needs_history = False
+
+    def choose(
+        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+    ) -> str:
         return rng.choice(legal)
+
+
+def needs_history(strategy: Strategy) -> bool:
+    """Whether ``strategy`` wants the seat's observation history (older ones lack the flag)."""
+    return getattr(strategy, "needs_history", False)
 
 
 def strategies(module: str | None) -> dict[str, Strategy]:
@@ -34,6 +57,17 @@ def strategies(module: str | None) -> dict[str, Strategy]:
     return {RANDOM: RandomStrategy(), **own}
 
 
-def act(rules, state, seat: int, strategy: Strategy, rng: random.Random) -> str:
-    """The action ``strategy`` picks for ``seat``, from the seat's view alone."""
-    return strategy.choose(rules.view(state, seat), rules.legal_actions(state, seat), rng)
+def act(
+    rules,
+    state,
+    seat: int,
+    strategy: Strategy,
+    rng: random.Random,
+    history: Sequence[dict] = (),
+) -> str:
+    """The action ``strategy`` picks for ``seat``, from the seat's view (and, for those
+    that need it, its observation history) alone."""
+    view, legal = rules.view(state, seat), rules.legal_actions(state, seat)
+    if needs_history(strategy):
+        return strategy.choose(view, legal, rng, history)
+    return strategy.choose(view, legal, rng)

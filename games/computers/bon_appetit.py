@@ -8,12 +8,17 @@ shows equal win rates, which is the honest result.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 
 class FlipStrategy:
     """Turns up the top card: the one thing a Bon Appétit! player can do."""
 
-    def choose(self, view: dict, legal: list[str], rng: random.Random) -> str:
+    needs_history = False
+
+    def choose(
+        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+    ) -> str:
         return "flip" if "flip" in legal else legal[0]
 
 

@@ -19,8 +19,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
-from games.engines.cats_and_dogs_data import FAVOURITE, SATED, food_deck
+from games.computers.levels import levels
+from games.computers.search import SearchStrategy
+from games.engines.cats_and_dogs import RULES, animal_total
+from games.engines.cats_and_dogs_data import ANIMALS, FAVOURITE, SATED, food_deck
 
 DECK = Counter(food_deck())
 ROOM_BONUS = 0.8  # a marker's worth per food card its animal may still take
@@ -31,6 +35,9 @@ def points(kind: str, card: str) -> int:
     """C17: a card's worth to a dog or a cat."""
     v = int(card[1:])
     return v if card[0] == FAVOURITE[kind] else -v
+
+
+POINTS_OF = {card: {kind: points(kind, card) for kind in FAVOURITE} for card in set(food_deck())}
 
 
 class Table:
@@ -116,7 +123,11 @@ def unseen(view: dict) -> Counter:
 
 
 class CatsAndDogsHeuristic:
-    def choose(self, view: dict, legal: list[str], rng: random.Random) -> str:
+    needs_history = False
+
+    def choose(
+        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+    ) -> str:
         if len(legal) == 1:
             return legal[0]
         table = Table(view)
@@ -191,5 +202,147 @@ class CatsAndDogsHeuristic:
         return best
 
 
+# -- the search player's playouts and candidates ---------------------------------------
+
+PLAYOUT_NOISE = 0.1  # a share of random moves keeps the playouts varied
+# Each turn a player holding action cards plays one at random with this chance: playouts
+# in which nobody ever meddles teach the search to pile everything on one animal.
+PLAYOUT_CARDS = 0.15
+TARGETS_PER_CARD = 3  # the targets of one action card the search considers (best first)
+
+
+def stake(state, seat: int, a: int) -> float:
+    """How much one point on animal a is worth to ``seat`` against the others (C18)."""
+    seats = state.markers[a]
+    mine = seats.count(seat)
+    return mine - (len(seats) - mine) / (state.n - 1)
+
+
+def playout_action(rules, state, seat: int, rng: random.Random) -> str:
+    """The heuristic's plan in brief, on the state: mark the best-fed animal, feed the
+    drawn card where it helps this seat most, draw more while the pile favours the fed
+    animal's side; now and then a random action card (a cheap stand-in for meddling)."""
+    phase = state.phase
+    if phase == "play":
+        hand = state.hands[seat]
+        if hand and rng.random() < PLAYOUT_CARDS:
+            targets = rules._card_targets(state, seat, rng.choice(hand))
+            if targets:
+                return rng.choice(targets)
+        return "draw"
+    if phase == "mark":
+        options = rules._markable(state)
+        if rng.random() < PLAYOUT_NOISE:
+            return f"mark:{rng.choice(options)}"
+        layout, food = state.layout, state.food
+        markers = state.markers
+
+        def worth(a: int) -> tuple:  # the heuristic's: food so far, room shared by crowd
+            room = SATED - len(food[a])
+            total = animal_total(layout[a], food[a])
+            return (total + ROOM_BONUS * room / (1 + len(markers[a])), rng.random())
+
+        best = max(options, key=worth)
+        return f"mark:{best}"
+    if phase == "feed":
+        options = rules._feedable(state)
+        if rng.random() < PLAYOUT_NOISE:
+            return f"feed:{rng.choice(options)}"
+        card, layout = state.drawn, state.layout
+        table = POINTS_OF[card]
+        best = max(
+            options,
+            key=lambda a: (table[ANIMALS[layout[a]].kind] * stake(state, seat, a), rng.random()),
+        )
+        return f"feed:{best}"
+    # "more": the next card is unseen by the feeder; what it is worth on average decides
+    a = state.target
+    kind = ANIMALS[state.layout[a]].kind
+    pile = state.pile
+    if not pile:
+        return "stop"
+    expected = sum(POINTS_OF[c][kind] for c in pile) / len(pile)
+    return "more" if expected * stake(state, seat, a) > 0 else "stop"
+
+
+def game_rollout(rules, state, seat: int, rng: random.Random) -> float:
+    """Everyone plays ``playout_action`` to the end of the game."""
+    to_act, apply = rules.to_act, rules.apply
+    while acting := to_act(state):
+        s = acting[0]
+        apply(state, s, playout_action(rules, state, s, rng))
+    return rules.utilities(state)[seat]
+
+
+PLACEMENTS = 4  # the animals the search considers for a marker or a drawn card
+
+
+def best_placements(view: dict, legal: list[str]) -> list[str]:
+    """The heuristic's few best animals for a marker or the drawn card (in legal order):
+    with a dozen animals, a 50 ms search spread over all of them learns nothing."""
+    if len(legal) <= PLACEMENTS:
+        return legal
+    table = Table(view)
+    if view["phase"] == "mark":
+
+        def worth(action: str) -> float:
+            a = int(action.split(":")[1])
+            room = SATED - len(table.food[a])
+            return table.total(a) + ROOM_BONUS * room / (1 + len(table.markers[a]))
+
+    else:
+        base, card = table.lead(), view["drawn"]
+
+        def worth(action: str) -> float:
+            a = int(action.split(":")[1])
+            trial = table.copy()
+            trial.food[a].append(card)
+            return trial.lead() - base
+
+    keep = set(sorted(legal, key=worth, reverse=True)[:PLACEMENTS])
+    return [a for a in legal if a in keep]
+
+
+def candidates(view: dict, legal: list[str]) -> list[str]:
+    """Drawing, and the few best targets of each action card by the heuristic's one-step
+    reckoning (Trade a bite alone can have some 200)."""
+    phase = view["phase"]
+    if phase in ("mark", "feed"):
+        return best_placements(view, legal)
+    if phase != "play" or len(legal) <= 1 + TARGETS_PER_CARD:
+        return legal
+    table = Table(view)
+    base = table.lead()
+    by_card: dict[str, list[tuple[float, int, str]]] = {}
+    for i, action in enumerate(legal):
+        head = action.split(":")[0]
+        if head in ("draw", "helping"):
+            continue
+        trial = table.copy()
+        trial.play(action)
+        by_card.setdefault(head, []).append((trial.lead() - base, -i, action))
+    keep = {a for a in legal if a in ("draw", "helping")}
+    # Playouts never play action cards, so they cannot see what keeping one is worth:
+    # a card is only searched when its gain beats the heuristic's margin for keeping it.
+    margin = KEEP_MARGIN * min(1.0, view["food_left"] / 20)
+    for options in by_card.values():
+        best = sorted(options, reverse=True)[:TARGETS_PER_CARD]
+        keep.update(a for gain, _, a in best if gain > margin)
+    return [a for a in legal if a in keep]
+
+
+# The hard player's playouts per decision: about 0.3 s on one free core (see search.py).
+ITERATIONS = 800
+# The heuristic's move stands unless the search finds better by this many standard errors:
+# the playouts model the table too roughly to overrule it on a hunch.
+TRUST = 1.5
 HEURISTIC = CatsAndDogsHeuristic()
-STRATEGIES = {"heuristic": HEURISTIC}
+SEARCH = SearchStrategy(
+    RULES,
+    iterations=ITERATIONS,
+    rollout=game_rollout,
+    candidates=candidates,
+    fallback=HEURISTIC,
+    trust=TRUST,
+)
+STRATEGIES = levels(HEURISTIC, SEARCH)

@@ -10,8 +10,23 @@ cannot follow, and throws down only when the deal is lost whatever happens.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from games.engines.smoking_cat import CARD, DEAL_TOTAL, POINTS, RANKS, THROW
+from games.computers.levels import Weakened, levels
+from games.computers.search import SearchStrategy
+from games.engines.base import ranks_from, utilities
+from games.engines.smoking_cat import (
+    CARD,
+    DEAL_TOTAL,
+    N_CARDS,
+    OVER,
+    PASS_ID,
+    POINTS,
+    RANKS,
+    RULES,
+    THROW,
+    THROW_ID,
+)
 
 OBER = "LO"
 
@@ -61,7 +76,11 @@ def hopeless(view: dict) -> bool:
 
 
 class SmokingCatHeuristic:
-    def choose(self, view: dict, legal: list[str], rng: random.Random) -> str:
+    needs_history = False
+
+    def choose(
+        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+    ) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
         if legal[0].startswith("pass:"):
@@ -81,10 +100,15 @@ class SmokingCatHeuristic:
         return "play:" + card
 
     def choose_pass(self, view: dict, legal: list[str]) -> str:
-        hand = view["hand"]
+        """S6: the three most dangerous cards of the dealt hand, one per call: the cards
+        already chosen count as part of the hand, so the three calls agree."""
+        chosen = view.get("passed_cards") or []
+        hand = [*view["hand"], *chosen]
         worst = sorted(hand, key=lambda c: pass_danger(c, hand), reverse=True)[:3]
-        action = "pass:" + ",".join(sorted(worst, key=CARD.get))
-        return action if action in legal else legal[0]
+        for code in sorted(worst, key=CARD.get):
+            if code not in chosen and f"pass:{code}" in legal:
+                return f"pass:{code}"
+        return legal[0]
 
     def lead(self, plays: list[str], hand: list[str]) -> str:
         """Lead low, in a suit where someone else is likely to win; flush the Ober out
@@ -127,5 +151,66 @@ class SmokingCatHeuristic:
         return max(plays, key=lambda c: pass_danger(c, hand))
 
 
+# The playout policy works on card ints (suit * 8 + rank) and masks, never on views.
+HEART_SUIT = 1
+OBER_INT = CARD["LO"]
+# How eager a card is to leave the hand when passing or discarding: the Ober, high hearts,
+# the Leaves above the Ober, then high cards.
+SHED = [r for _s in range(4) for r in range(8)]
+for _r in range(8):
+    SHED[8 + _r] = 20 + 2 * _r
+SHED[OBER_INT] = 50
+SHED[OBER_INT + 1] = SHED[OBER_INT + 2] = 18  # LK, LA can be made to capture the Ober
+PLAYOUT_NOISE = 0.1  # a share of random moves keeps the playouts varied
+
+
+def playout_card(state, seat: int, ids: list[int], rng: random.Random) -> int:
+    """A cheap Hearts-like move for the playouts: shed dangerous cards when passing or
+    void, duck under the winning card when following, lead low outside hearts."""
+    if rng.random() < PLAYOUT_NOISE:
+        return rng.choice(ids)
+    if ids[0] >= PASS_ID:  # passing one card at a time
+        return max(ids, key=lambda a: SHED[a - PASS_ID])
+    trick = state.trick
+    if not trick:
+        safe = [c for c in ids if c < N_CARDS and c >> 3 != HEART_SUIT and c != OBER_INT]
+        pool = safe or [c for c in ids if c < N_CARDS]
+        return min(pool, key=lambda c: (c & 7, rng.random()))
+    lead = trick[0] >> 3
+    cards = [c for c in ids if c < N_CARDS]
+    if cards[0] >> 3 == lead:  # following suit (the list holds one suit then)
+        top = max(c for c in trick if c >> 3 == lead)
+        under = [c for c in cards if c < top]
+        if under:
+            return max(under)
+        if len(trick) == 3:  # the trick is ours anyway: take it with the highest
+            above = [c for c in cards if c != OBER_INT]
+            return max(above) if above else cards[0]
+        return min(cards)
+    return max(cards, key=SHED.__getitem__)
+
+
+def deal_rollout(rules, state, seat: int, rng: random.Random) -> float:
+    """The search's playout: everyone plays ``playout_card`` to the end of the deal in
+    progress, nobody throwing down, then the seat's utility of the match as it stands
+    (fewer letters is better, S16). A deal is the unit that matters: a playout of the
+    whole match would mostly measure later deals' luck."""
+    deal = state.deal
+    to_act, legal_ids, apply_id, choice = rules.to_act, rules.legal_ids, rules.apply_id, rng.choice
+    while state.deal == deal and state.phase != OVER:
+        acting = to_act(state)
+        s = acting[0] if len(acting) == 1 else choice(acting)
+        ids = legal_ids(state, s)
+        if ids[-1] == THROW_ID and len(ids) > 1:
+            ids.pop()
+        apply_id(state, s, playout_card(state, s, ids, rng))
+    return utilities(ranks_from([-count for count in state.letters]))[seat]
+
+
+# The hard player's playouts per decision: about 0.3 s on one free core (see search.py).
+ITERATIONS = 2000
 HEURISTIC = SmokingCatHeuristic()
-STRATEGIES = {"heuristic": HEURISTIC}
+SEARCH = SearchStrategy(RULES, iterations=ITERATIONS, rollout=deal_rollout, fallback=HEURISTIC)
+STRATEGIES = levels(HEURISTIC, SEARCH)
+# An easy player's lapses never throw down: one random concession decides a deal.
+STRATEGIES["easy"] = Weakened(HEURISTIC, allowed=lambda action: action != THROW)

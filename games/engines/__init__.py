@@ -6,13 +6,24 @@ Each game's module exposes ``RULES`` (the contract is ``base.Rules``); the catal
 
 from __future__ import annotations
 
-from .base import MAX_ACTION_BYTES, IllegalAction, Rules, event, ranks_from, visible_to
+from .base import (
+    MAX_ACTION_BYTES,
+    IllegalAction,
+    Rules,
+    event,
+    observations,
+    ranks_from,
+    utilities,
+    visible_to,
+)
 
 __all__ = [
     "MAX_ACTION_BYTES",
     "IllegalAction",
     "Rules",
     "event",
+    "observations",
     "ranks_from",
+    "utilities",
     "visible_to",
 ]

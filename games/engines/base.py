@@ -12,7 +12,7 @@ Telegram's 64-byte callback data together with a game id and a version).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 MAX_ACTION_BYTES = 40
@@ -43,6 +43,18 @@ def visible_to(ev: dict, seat: int | None) -> bool:
     """Whether an audience (a seat, or None for the public) may see an event."""
     to = ev.get("to")
     return to is None or (seat is not None and seat in to)
+
+
+def observations(events: Sequence[dict], seat: int | None) -> list[dict]:
+    """A seat's observation history: the events it was allowed to see, in order."""
+    return [ev for ev in events if visible_to(ev, seat)]
+
+
+def utilities(ranks: Sequence[int]) -> list[float]:
+    """Each seat's utility in [0, 1] from the final ranks, the same for every game: 1 for
+    first place, 0 for last, linear between (a shared place shares the value)."""
+    n = len(ranks)
+    return [(n - rank) / (n - 1) for rank in ranks]
 
 
 def ranks_from(keys: Sequence[Any]) -> list[int]:
@@ -93,6 +105,44 @@ class Rules:
 
     def clone(self, state: Any) -> Any:
         return self.load(self.dump(state))
+
+    # -- for search: a fixed integer action space, a fast path, determinization ----------
+    #
+    # Strings stay the wire format (moves, buttons, logs); the ints never leave a process.
+    # The defaults go through the strings; a game overrides them where playouts are hot.
+
+    n_actions: int = 0  # the size of the integer action space: ids are 0..n_actions-1
+
+    def action_id(self, action: str) -> int:
+        """The id of a canonical action string (KeyError when it has none)."""
+        raise NotImplementedError
+
+    def action_str(self, action: int) -> str:
+        raise NotImplementedError
+
+    def legal_ids(self, state: Any, seat: int) -> list[int]:
+        """``legal_actions`` as ids, in the same order."""
+        return [self.action_id(a) for a in self.legal_actions(state, seat)]
+
+    def apply_id(self, state: Any, seat: int, action: int) -> None:
+        """Apply a legal action id for a playout: it may skip checks and build no events."""
+        self.apply(state, seat, self.action_str(action))
+
+    def determinize(self, view: dict, history: Sequence[dict], rng: random.Random) -> Any:
+        """A full state consistent with everything ``view["seat"]`` has seen: its view and
+        its observation history (every event it saw, from the start of the game). What it
+        has not seen is dealt at random from ``rng`` under the known constraints, with a
+        fresh seed for future deals. Reads nothing but its arguments."""
+        return self.sampler(view, history)(rng)
+
+    def sampler(self, view: dict, history: Sequence[dict]) -> Callable[[random.Random], Any]:
+        """``determinize`` in two steps: read the view and history once, then draw as many
+        states as wanted (a search draws one per iteration)."""
+        raise NotImplementedError
+
+    def utilities(self, state: Any) -> list[float]:
+        """Each seat's utility of a finished game (see ``utilities``)."""
+        return utilities(self.outcome(state)["ranks"])
 
     def n_players(self, state: Any) -> int:
         raise NotImplementedError

@@ -88,6 +88,38 @@ POINTS = {
 }
 
 
+def all_actions() -> list[str]:
+    """Every action string any table can have (12 animals, 6 seats, 12 food codes), in a
+    fixed order: the integer action space. The strings keep their target tokens, so a
+    front-end still offers targets step by step by prefix; see the module docstring."""
+    animals = range(2 * 6)
+    seats = range(6)
+    codes = sorted(FOOD_CODES)
+    out = [f"mark:{a}" for a in animals]
+    out += ["draw", *(f"feed:{a}" for a in animals), "more", "stop", "helping"]
+    out += [f"shoo:{a}:{s}" for a in animals for s in seats]
+    out += [f"wander:{a}:{b}" for a in animals for b in animals if b != a]
+    out += [f"switch:{a}:{b}:{s}" for a in animals for b in animals if b != a for s in seats]
+    out += [f"snatch:{a}:{c}" for a in animals for c in codes]
+    out += [f"bowl:{a}:{c}:{b}" for a in animals for c in codes for b in animals if b != a]
+    out += [
+        f"trade:{a}:{c}:{b}:{d}"
+        for a in animals
+        for c in codes
+        for b in animals
+        if b > a
+        for d in codes
+        if d != c
+    ]
+    out += [f"swap:{a}:{b}" for a in animals for b in animals if b > a]
+    out += [f"clean:{a}" for a in animals]
+    return out
+
+
+ACTIONS = tuple(all_actions())
+ACTION_ID = {action: i for i, action in enumerate(ACTIONS)}
+
+
 @dataclass(slots=True)
 class State:
     n: int
@@ -522,7 +554,38 @@ class CatsAndDogsRules(Rules):
         )
 
     def clone(self, state: State) -> State:
-        return self.load(self.dump(state))
+        return State(
+            state.n,
+            state.layout,  # never mutated
+            [m[:] for m in state.markers],
+            [f[:] for f in state.food],
+            state.pile[:],
+            state.discard[:],
+            [h[:] for h in state.hands],
+            state.supply[:],
+            state.turn,
+            state.phase,
+            state.drawn,
+            state.target,
+            state.skip,
+            state.helps,
+            state.reason,
+        )
+
+    # ---- for search -----------------------------------------------------------------
+
+    n_actions = len(ACTIONS)
+
+    def action_id(self, action: str) -> int:
+        return ACTION_ID[action]
+
+    def action_str(self, action: int) -> str:
+        return ACTIONS[action]
+
+    def sampler(self, view: dict, history):
+        from .cats_and_dogs_sampling import sampler  # imports this module: loaded when used
+
+        return sampler(view, history)
 
 
 def deal_layout(n_players: int, seed: int, layout: list[int] | None) -> list[int]:

@@ -54,6 +54,12 @@ MOUSE_CARDS = {3: (3, 6), 4: (2, 4, 6), 5: (2, 3, 4, 6)}  # F7, F28
 BIDS = tuple(f"bid:{i}" for i in range(TOTAL_MICE + 1))
 PLACE = {card: f"place:{card}" for card in SET}
 PASS = "pass"
+# The fixed integer action space (search): place a card 0-9 (its index in SET), bid
+# k mice 10 + k, pass 119.
+ACTIONS = (*(PLACE[card] for card in SET), *BIDS, PASS)
+ACTION_ID = {action: i for i, action in enumerate(ACTIONS)}
+BID_ID = len(SET)
+PASS_ID = len(ACTIONS) - 1
 
 OPTION_KEYS = frozenset({"hands", "first", "virtual"})
 # The state's layout (see the module docstring): lists of lists, lists, scalars.
@@ -499,6 +505,32 @@ class FelixRules(Rules):
 
     def clone(self, state: dict) -> dict:
         return _copy(state)
+
+    # -- for search -------------------------------------------------------------------------
+
+    n_actions = len(ACTIONS)
+
+    def action_id(self, action: str) -> int:
+        return ACTION_ID[action]
+
+    def action_str(self, action: int) -> str:
+        return ACTIONS[action]
+
+    def legal_ids(self, state: dict, seat: int) -> list[int]:
+        phase = state["phase"]
+        if phase == "auction":
+            if seat != state["turn"]:
+                return []
+            lo, hi = self._bid_range(state, seat)
+            return [*range(BID_ID + lo, BID_ID + hi + 1), PASS_ID]
+        if phase == "place" and 0 <= seat < state["n"] and state["placed"][seat] is None:
+            return [ORDER[card] for card in state["hands"][seat]]
+        return []
+
+    def sampler(self, view: dict, history):
+        from .felix_sampling import sampler  # imports this module: loaded when used
+
+        return sampler(view, history)
 
 
 RULES = FelixRules()

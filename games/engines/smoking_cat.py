@@ -4,20 +4,27 @@ the letters of a game word.
 Rules: the rules specification smoking-cat.md (clause IDs S1-S17 appear in the comments below).
 
 A match is a sequence of deals. Each deal: 8 cards to each seat (S5), everyone passes 3
-cards to the left at the same time (S6), then 8 tricks of must-follow, no-trump play
-(S7-S9) that stop early at 17 penalty points (S11) or when the player to act throws down
-(S12). The deal's loser gets the next letter of the word (S14-S15) and deals next (S4);
-the first to spell the whole word loses the match (S16).
+cards to the left at the same time, choosing them one card at a time (S6), then 8 tricks
+of must-follow, no-trump play (S7-S9) that stop early at 17 penalty points (S11) or when
+the player to act throws down (S12). The deal's loser gets the next letter of the word
+(S14-S15) and deals next (S4); the first to spell the whole word loses the match (S16).
 
 Speed matters (simulations drive the engine millions of times), hence:
 
 * A card is an int ``suit * 8 + rank`` (suits L H B A, ranks 7 8 9 X U O K A), so the
   cards of a suit are a contiguous, rank-ordered block of 8 ints, and a hand or a pile
   is a 32-bit mask: following suit is one shift and one ``&``.
-* Every action string is built once at import: play lists are concatenations of
-  prebuilt per-suit lists, the 56 passes of a hand come from one prebuilt template, and
-  parsing an action is one dict lookup. Illegal actions leave the fast path and get
-  their reason from ``_apply_other``.
+* Every action string is built once at import: play and pass lists are concatenations
+  of prebuilt per-suit lists, and parsing an action is one dict lookup. Illegal actions
+  leave the fast path and get their reason from ``_apply_other``.
+* Actions also have fixed ints (``ACTIONS``: 0-31 play a card, 32 throw, 33-64 pass a
+  card) for search: ``legal_ids`` and ``apply_id`` skip strings and events entirely.
+
+Passing is three single-card actions ``pass:<card>`` (as OpenSpiel's Hearts passes): a
+choice of 3 cards out of 8 is 56 actions at once, three choices of at most 8 keep the
+branching small for search and the buttons few. ``apply`` still takes the three-card form
+``pass:a,b,c`` (any order) from a seat that has chosen nothing yet, so the move logs of
+older matches replay.
 * A random deal is one draw from the deal's ``rng_for`` generator, decoded with tables.
 * The state is a small object with ``__slots__``; ``dump`` turns it into plain JSON
   (cards as ints, hands as 32-bit masks).
@@ -98,29 +105,36 @@ SUIT_PLAYS_THROW = tuple(tuple([*plays, THROW] for plays in table) for table in 
 _P0, _P1, _P2 = SUIT_PLAYS[:3]
 _P3T = SUIT_PLAYS_THROW[3]
 
-# S6: every 3-card subset as its canonical string -> its mask. Any order is accepted.
-PASS_CODES: dict[int, tuple[str, ...]] = {  # 3-card mask -> its codes
-    BIT[a] | BIT[b] | BIT[c]: (CODES[a], CODES[b], CODES[c])
+# S6: the old three-card form, every 3-card subset in canonical order -> its mask (any
+# order is accepted through parse_pass); kept so that old move logs replay.
+PASS_MASK = {
+    "pass:" + ",".join((CODES[a], CODES[b], CODES[c])): BIT[a] | BIT[b] | BIT[c]
     for a, b, c in combinations(range(N_CARDS), PASS_SIZE)
 }
-PASS_MASK = {"pass:" + ",".join(codes): mask for mask, codes in PASS_CODES.items()}
-
-# The 56 pass actions of any 8-card hand come from one template, written in terms of
-# positions in the sorted hand: byte 2p stands for the suit letter of the p-th card and
-# byte 2p+1 for its rank. One bytes.translate (in C) fills in a hand's 16 letters, which
-# is several times faster than building 56 strings in Python.
-_PASS_TEMPLATE = b"|".join(
-    b"pass:" + b",".join(bytes((2 * p, 2 * p + 1)) for p in positions)
-    for positions in combinations(range(HAND_SIZE), PASS_SIZE)
+# S6: one card at a time.
+PASS_CARD_ACTION = tuple(f"pass:{code}" for code in CODES)
+PASS_CARD = {action: card for card, action in enumerate(PASS_CARD_ACTION)}
+SUIT_PASSES = tuple(
+    tuple([PASS_CARD_ACTION[s * 8 + r] for r in range(8) if m >> r & 1] for m in range(256))
+    for s in range(4)
 )
-_TRANSLATE_TAIL = bytes(range(2 * HAND_SIZE, 256))  # every other byte maps to itself
-# _B0.._B3[m]: the codes of the cards of a suit whose rank bits are m, run together
-# (b"L7LO"); a hand's four of them are the 16 letters the template needs.
-_B0, _B1, _B2, _B3 = (tuple("".join(codes).encode() for codes in table) for table in SUIT_CODES)
-# hand mask -> its pass actions joined by "|": repeated asks for one hand (a renderer, a
-# player) skip the translation; a handful of hands is all that is ever asked twice.
-_PASS_TEXT: dict[int, str] = {}
-PASS_CACHE_SIZE = 8
+_Q0, _Q1, _Q2, _Q3 = SUIT_PASSES
+
+# The fixed integer action space (search): play card c is c, throw is 32, pass card c is
+# 33 + c. The strings stay the wire format; these ints never leave the process.
+THROW_ID = N_CARDS
+PASS_ID = N_CARDS + 1
+ACTIONS = (*PLAY_ACTION, THROW, *PASS_CARD_ACTION)
+ACTION_ID = {action: i for i, action in enumerate(ACTIONS)}
+# SUIT_IDS[suit][m]: the card ints of ``suit`` whose rank bits are m (= their play ids).
+SUIT_IDS = tuple(
+    tuple([s * 8 + r for r in range(8) if m >> r & 1] for m in range(256)) for s in range(4)
+)
+SUIT_IDS_THROW = tuple(tuple([*ids, THROW_ID] for ids in table) for table in SUIT_IDS)
+SUIT_PASS_IDS = tuple(tuple([PASS_ID + c for c in ids] for ids in table) for table in SUIT_IDS)
+_I0, _I1, _I2 = SUIT_IDS[:3]
+_I3T = SUIT_IDS_THROW[3]
+_J0, _J1, _J2, _J3 = SUIT_PASS_IDS
 
 # to_act while passing, by the mask of seats that have passed.
 PASS_TO_ACT = tuple(tuple(s for s in range(N_SEATS) if not done >> s & 1) for done in range(16))
@@ -139,15 +153,18 @@ def play_list(hand: int) -> list[str]:
 
 
 def pass_list(hand: int) -> list[str]:
-    """The 56 pass actions of an 8-card hand, in combination order of the sorted hand."""
-    text = _PASS_TEXT.get(hand)
-    if text is None:
-        if len(_PASS_TEXT) >= PASS_CACHE_SIZE:
-            _PASS_TEXT.clear()
-        letters = _B0[hand & 255] + _B1[hand >> 8 & 255] + _B2[hand >> 16 & 255]
-        table = letters + _B3[hand >> 24] + _TRANSLATE_TAIL
-        text = _PASS_TEXT[hand] = _PASS_TEMPLATE.translate(table).decode()
-    return text.split("|")  # a fresh list every time: callers may mutate it
+    """S6: every card still in ``hand`` as a single-card pass action."""
+    return [*_Q0[hand & 255], *_Q1[hand >> 8 & 255], *_Q2[hand >> 16 & 255], *_Q3[hand >> 24]]
+
+
+def play_ids(hand: int) -> list[int]:
+    """``play_list`` as action ints."""
+    return [*_I0[hand & 255], *_I1[hand >> 8 & 255], *_I2[hand >> 16 & 255], *_I3T[hand >> 24]]
+
+
+def pass_ids(hand: int) -> list[int]:
+    """``pass_list`` as action ints."""
+    return [*_J0[hand & 255], *_J1[hand >> 8 & 255], *_J2[hand >> 16 & 255], *_J3[hand >> 24]]
 
 
 # A random deal is drawn as one uniform number in [0, 32! / 8!^4), the count of ordered
@@ -233,8 +250,8 @@ class State:
         "leader",  # the seat that led the trick in progress
         "letters",  # per seat, letters of the word received so far (a count)
         "ober",  # the seat that took the Ober of Leaves this deal, or -1
-        "passed",  # mask of the seats that have passed this deal
-        "passes",  # per seat, the mask of the 3 cards it passed this deal (0: not yet)
+        "passed",  # mask of the seats that have passed all three cards this deal
+        "passes",  # per seat, the mask of the cards it chose to pass so far this deal
         "phase",  # PASS, PLAY or OVER
         "points",  # per seat, this deal's penalty points (S13)
         "previous",  # summary of the previous deal (for the table), or None
@@ -328,24 +345,77 @@ class SmokingCatRules(Rules):
                     return SUIT_PLAYS_THROW[lead][held][:]
             return play_list(hand)
         if phase == PASS and seat in PASS_TO_ACT[state.passed]:
-            return pass_list(state.hands[seat])
+            hand = state.hands[seat]  # chosen cards have left the hand (pass_list, inline)
+            return [
+                *_Q0[hand & 255],
+                *_Q1[hand >> 8 & 255],
+                *_Q2[hand >> 16 & 255],
+                *_Q3[hand >> 24],
+            ]
         return []
+
+    # -- the integer action space (search) -------------------------------------------------
+
+    n_actions = len(ACTIONS)
+
+    def action_id(self, action: str) -> int:
+        return ACTION_ID[action]
+
+    def action_str(self, action: int) -> str:
+        return ACTIONS[action]
+
+    def legal_ids(self, state: State, seat: int) -> list[int]:
+        phase = state.phase
+        if phase == PLAY:
+            if seat != state.turn:
+                return []
+            hand = state.hands[seat]
+            trick = state.trick
+            if trick:
+                lead = trick[0] >> 3
+                held = hand >> (lead << 3) & 255
+                if held:
+                    return SUIT_IDS_THROW[lead][held][:]
+            return play_ids(hand)
+        if phase == PASS and seat in PASS_TO_ACT[state.passed]:
+            return pass_ids(state.hands[seat])
+        return []
+
+    def apply_id(self, state: State, seat: int, action: int) -> None:
+        """``apply`` for playouts: a legal action id (not checked), no events built."""
+        if action < N_CARDS:
+            state.hands[seat] ^= 1 << action
+            trick = state.trick
+            trick.append(action)
+            if len(trick) < N_SEATS:
+                state.turn = (seat + 1) & 3
+            else:
+                self._end_trick(state, None)
+        elif action == THROW_ID:
+            self._throw(state, seat, None)
+        else:
+            self._choose_pass(state, seat, 1 << (action - PASS_ID), None)
 
     # -- apply ----------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: str) -> list[dict]:
-        # The common cases (a legal card play, a legal pass in canonical order) run
-        # inline; everything else, including every illegal action, goes through
-        # _apply_other, which explains the refusal.
+        # The common cases (a legal card play or pass) run inline; everything else,
+        # including every illegal action, goes through _apply_other, which explains the
+        # refusal.
         phase = state.phase
         if phase == PASS:
-            mask = PASS_MASK.get(action)
-            if (
-                mask is not None
-                and seat in PASS_TO_ACT[state.passed]
-                and state.hands[seat] & mask == mask
-            ):
-                return self._pass(state, seat, mask)
+            card = PASS_CARD.get(action)
+            if card is not None and seat in PASS_TO_ACT[state.passed]:
+                bit = 1 << card
+                hands = state.hands
+                if hands[seat] & bit:
+                    hands[seat] ^= bit
+                    passes = state.passes
+                    chosen = passes[seat] = passes[seat] | bit
+                    ev = {"type": "pass_card", "to": [seat], "seat": seat, "cards": [CODES[card]]}
+                    if chosen.bit_count() < PASS_SIZE:
+                        return [ev]
+                    return self._complete_pass(state, seat, [ev])
         elif phase == PLAY and seat == state.turn:
             card = PLAY_CARD.get(action)
             if card is not None:
@@ -379,11 +449,22 @@ class SmokingCatRules(Rules):
                     raise IllegalAction("You have already passed; wait for the others.")
                 raise IllegalAction("It is not your turn.")
             if action.startswith("pass:"):
-                mask = parse_pass(action)  # cards in any order: S6 asks only for three
                 hand = st.hands[seat]
+                if "," not in action:
+                    code = action[5:]
+                    if code not in CARD:
+                        raise IllegalAction(f"There is no card {code[:8]!r}.")
+                    if st.passes[seat] >> CARD[code] & 1:
+                        raise IllegalAction(f"You have already chosen {code} to pass.")
+                    raise IllegalAction(f"You do not hold {code}.")
+                # The three-card form of older move logs: cards in any order (S6 asks only
+                # for three), from a seat that has not started choosing one by one.
+                mask = parse_pass(action)
+                if st.passes[seat]:
+                    raise IllegalAction("Choose the rest of your pass one card at a time.")
                 if hand & mask != mask:
                     raise IllegalAction(f"You do not hold {', '.join(mask_codes(mask & ~hand))}.")
-                return self._pass(st, seat, mask)
+                return self._choose_pass(st, seat, mask, [])
             if action == THROW:
                 raise IllegalAction("You cannot throw down while cards are being passed.")
             if action.startswith("play:"):
@@ -392,7 +473,7 @@ class SmokingCatRules(Rules):
         if seat != st.turn:
             raise IllegalAction("It is not your turn.")
         if action == THROW:
-            return self._throw(st, seat)
+            return self._throw(st, seat, [])
         if action.startswith("play:"):
             code = action[5:]
             if code not in CARD:
@@ -402,32 +483,42 @@ class SmokingCatRules(Rules):
             raise IllegalAction("Passing is over for this deal.")
         raise IllegalAction(f"Unknown action {action[:40]!r}.")
 
-    def _pass(self, st: State, seat: int, mask: int) -> list[dict]:
-        """S6: three cards (a checked mask) face down to the left; they stay in transit
-        until all four have passed, and a seat sees what it received only after its own
-        pass."""
+    def _choose_pass(self, st: State, seat: int, mask: int, events: list | None) -> list | None:
+        """S6: cards (a checked mask) set aside face down for the left neighbour; with the
+        third, the seat has passed. (The one-card action of a move runs inline in
+        ``apply``; this serves playouts and the three-card form of old logs.)"""
         st.hands[seat] ^= mask
-        st.passes[seat] = mask
+        st.passes[seat] |= mask
+        if st.passes[seat].bit_count() < PASS_SIZE:
+            return events
+        return self._complete_pass(st, seat, events)
+
+    def _complete_pass(self, st: State, seat: int, events: list | None) -> list | None:
+        """S6: the seat's three cards go to its left; they stay in transit until all four
+        have passed, and a seat sees what it received only after its own pass."""
         passed = st.passed = st.passed | 1 << seat
         left, right = (seat + 1) & 3, (seat - 1) & 3
-        events = [{"type": "pass", "to": None, "seat": seat}]
-        if passed >> right & 1:  # this seat may now see what its right neighbour sent
-            cards = list(PASS_CODES[st.passes[right]])
-            events.append({"type": "received", "to": [seat], "seat": seat, "cards": cards})
-        if passed >> left & 1:  # the left neighbour passed earlier and now sees these
-            cards = list(PASS_CODES[mask])
-            events.append({"type": "received", "to": [left], "seat": left, "cards": cards})
+        if events is not None:
+            events.append({"type": "pass", "to": None, "seat": seat})
+            if passed >> right & 1:  # this seat may now see what its right neighbour sent
+                cards = mask_codes(st.passes[right])
+                events.append({"type": "received", "to": [seat], "seat": seat, "cards": cards})
+            if passed >> left & 1:  # the left neighbour passed earlier and now sees these
+                cards = mask_codes(st.passes[seat])
+                events.append({"type": "received", "to": [left], "seat": left, "cards": cards})
         if passed == 15:  # S6: play starts once all four have passed
             passes = st.passes
             st.hands = [h | passes[(s - 1) & 3] for s, h in enumerate(st.hands)]
             st.phase = PLAY
-            events.append({"type": "play_start", "to": None, "leader": st.leader})
+            if events is not None:
+                events.append({"type": "play_start", "to": None, "leader": st.leader})
         return events
 
-    def _end_trick(self, st: State, events: list[dict]) -> list[dict]:
+    def _end_trick(self, st: State, events: list[dict] | None) -> list[dict] | None:
         """S9: the highest card of the suit led takes the trick; S11: the deal ends when
         the cards run out (reason "all_played", even if the last trick also brings
-        someone to 17) or when someone reaches 17 points earlier ("reached_17")."""
+        someone to 17) or when someone reaches 17 points earlier ("reached_17").
+        ``events`` None: a playout, nothing is reported."""
         trick = st.trick
         c0, c1, c2, c3 = trick
         lead = c0 >> 3
@@ -450,16 +541,17 @@ class SmokingCatRules(Rules):
             pts += LAST_TRICK  # S3
         total = st.points[winner] + pts
         st.points[winner] = total
-        events.append(
-            {
-                "type": "trick",
-                "to": None,
-                "leader": st.leader,
-                "cards": [CODES[c0], CODES[c1], CODES[c2], CODES[c3]],
-                "winner": winner,
-                "points": pts,
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "trick",
+                    "to": None,
+                    "leader": st.leader,
+                    "cards": [CODES[c0], CODES[c1], CODES[c2], CODES[c3]],
+                    "winner": winner,
+                    "points": pts,
+                }
+            )
         st.last = [st.leader, trick]
         st.trick = []
         st.leader = st.turn = winner
@@ -469,7 +561,7 @@ class SmokingCatRules(Rules):
             self._end_deal(st, "reached_17", events)
         return events
 
-    def _throw(self, st: State, seat: int) -> list[dict]:
+    def _throw(self, st: State, seat: int, events: list | None) -> list[dict] | None:
         """S12: the thrower takes every card still in a hand and the trick in progress,
         with the last trick's 5 points, and loses the deal whatever the others hold."""
         h0, h1, h2, h3 = st.hands
@@ -484,11 +576,14 @@ class SmokingCatRules(Rules):
         st.hands = [0] * N_SEATS
         st.trick = []
         # The thrown cards go face down to the thrower's pile: the event does not name them.
-        events = [{"type": "throw", "to": None, "seat": seat, "points": pts}]
+        if events is not None:
+            events.append({"type": "throw", "to": None, "seat": seat, "points": pts})
         self._end_deal(st, "throw", events, thrower=seat)
         return events
 
-    def _end_deal(self, st: State, reason: str, events: list[dict], thrower: int = -1) -> None:
+    def _end_deal(
+        self, st: State, reason: str, events: list[dict] | None, thrower: int = -1
+    ) -> None:
         """S14-S16: who lost the deal, their letters, then the next deal or the end."""
         points = st.points
         if thrower >= 0:
@@ -510,20 +605,23 @@ class SmokingCatRules(Rules):
             "reason": reason,
             "taken_ober": ober,
         }
-        events.append(
-            {
-                "type": "deal_end",
-                "to": None,
-                "deal": st.deal,
-                "points": points[:],
-                "losers": losers[:],
-                "reason": reason,
-                "taken_ober": ober,
-                "letters": self.letter_strings(st),
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "deal_end",
+                    "to": None,
+                    "deal": st.deal,
+                    "points": points[:],
+                    "losers": losers[:],
+                    "reason": reason,
+                    "taken_ober": ober,
+                    "letters": self.letter_strings(st),
+                }
+            )
         if max(letters) >= len(st.word):
-            self._end_match(st, events)
+            st.phase = OVER
+            if events is not None:
+                self._end_match(st, events)
             return
         dealer = losers[0]  # S4: the loser deals
         if len(losers) > 1:  # S14 (interpretation): the first tied loser after the dealer
@@ -531,7 +629,8 @@ class SmokingCatRules(Rules):
         st.deal += 1
         st.dealer = dealer
         self._deal(st)
-        events.append({"type": "deal", "to": None, "deal": st.deal, "dealer": dealer})
+        if events is not None:
+            events.append({"type": "deal", "to": None, "deal": st.deal, "dealer": dealer})
 
     def _end_match(self, st: State, events: list[dict]) -> None:
         """S16: whoever spelled the whole word loses the match."""
@@ -605,6 +704,7 @@ class SmokingCatRules(Rules):
         if seat is not None and seat in range(N_SEATS):
             view["seat"] = seat
             view["hand"] = mask_codes(st.hands[seat])
+            # S6: the cards chosen so far in this deal's pass (all three once passed)
             view["passed_cards"] = mask_codes(st.passes[seat])
             right = (seat - 1) % N_SEATS
             # S6: received cards are shown after one's own pass, once they were sent
@@ -661,6 +761,11 @@ class SmokingCatRules(Rules):
 
     def clone(self, state: State) -> State:
         return state.copy()
+
+    def sampler(self, view: dict, history):
+        from .smoking_cat_sampling import sampler  # imports this module: loaded when used
+
+        return sampler(view, history)
 
 
 # --- options and parsing -------------------------------------------------------------------

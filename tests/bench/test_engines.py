@@ -11,7 +11,7 @@ SLUGS = catalog.slugs()
 NUMBER = r"\d+(\.\d+)?"
 
 
-def test_bench_prints_one_line_per_game_then_hearts_and_the_loop(capsys):
+def test_bench_prints_one_line_per_game_then_hearts_the_loop_and_the_fast_path(capsys):
     bench.main(["--seconds", "0.05", *catalog.slugs()])
     lines = capsys.readouterr().out.splitlines()
     for slug, line in zip(catalog.slugs(), lines, strict=False):
@@ -19,10 +19,25 @@ def test_bench_prints_one_line_per_game_then_hearts_and_the_loop(capsys):
             line
         )
     rest = lines[len(catalog.slugs()) :]
-    if importlib.util.find_spec("pyspiel") is not None:
+    hearts = importlib.util.find_spec("pyspiel") is not None
+    if hearts:
         for name in ("openspiel_hearts", "openspiel_hearts_per_decision"):
             assert re.fullmatch(rf"{name} us/action={NUMBER} ratio={NUMBER}", rest.pop(0))
-    assert len(rest) == 1 and re.fullmatch(rf"python_loop us/action={NUMBER}", rest[0])
+    assert re.fullmatch(rf"python_loop us/action={NUMBER}", rest.pop(0))
+    # The search's fast path: every game with an integer action space, then Hearts.
+    fast = [slug for slug in SLUGS if catalog.get(slug).rules.n_actions]
+    assert {"felix", "smoking_cat", "cats_and_dogs"} <= set(fast)
+    for slug in fast:
+        line = rest.pop(0)
+        assert re.fullmatch(rf"{slug} fast playouts/s={NUMBER} us/action={NUMBER}", line), line
+    if hearts:
+        line = rest.pop(0)
+        assert re.fullmatch(rf"openspiel_hearts fast playouts/s={NUMBER} us/action={NUMBER}", line)
+        line = rest.pop(0)
+        assert re.fullmatch(
+            rf"smoking_cat/openspiel_hearts us/action_ratio={NUMBER} playout_ratio={NUMBER}", line
+        ), line
+    assert rest == []
 
 
 def test_the_loop_floor_plays_whole_games_of_the_null_engine():

@@ -56,15 +56,25 @@ def test_always_legal_and_uses_only_the_view():
 
 def test_passes_the_ober_and_high_hearts():
     state = RULES.setup(4, 1, {"dealer": 3, "decks": [deck_with_hand0("LO HA HK L7 B7 B8 A7 A8")]})
-    legal = RULES.legal_actions(state, 0)
-    assert HEURISTIC.choose(RULES.view(state, 0), legal, random.Random(0)) == "pass:LO,HK,HA"
+    assert choose_pass(state, 0) == ["LO", "HK", "HA"]
 
 
 def test_passes_high_cards_of_a_short_suit_before_low_ones():
     state = RULES.setup(4, 1, {"dealer": 3, "decks": [deck_with_hand0("L7 L8 L9 LX BA A7 A8 A9")]})
-    legal = RULES.legal_actions(state, 0)
-    action = HEURISTIC.choose(RULES.view(state, 0), legal, random.Random(0))
-    assert "BA" in action.split(":")[1].split(",")
+    assert "BA" in choose_pass(state, 0)
+
+
+def choose_pass(state, seat: int) -> list[str]:
+    """S6: the heuristic's three passed cards, chosen one action at a time."""
+    chosen = []
+    for _ in range(3):
+        legal = RULES.legal_actions(state, seat)
+        action = HEURISTIC.choose(RULES.view(state, seat), legal, random.Random(0))
+        assert action in legal
+        RULES.apply(state, seat, action)
+        chosen.append(action.removeprefix("pass:"))
+    assert RULES.view(state, seat)["passed"][seat]
+    return sorted(chosen, key=lambda code: "LHBA".index(code[0]) * 8 + "789XUOKA".index(code[1]))
 
 
 def deck_with_hand0(hand: str) -> list[str]:

@@ -22,6 +22,13 @@ ALL_CODES = set(sc.CODES)
 # --- helpers -----------------------------------------------------------------------------
 
 
+def pass_first_cards(state) -> None:
+    """S6: every seat passes the first three cards it is offered, one at a time."""
+    for seat in range(4):
+        for _ in range(sc.PASS_SIZE):
+            RULES.apply(state, seat, RULES.legal_actions(state, seat)[0])
+
+
 def cards(text: str) -> list[str]:
     return text.split()
 
@@ -269,19 +276,41 @@ def test_S5_eight_cards_each_dealt_clockwise_from_dealers_left():
     assert RULES.view(state, None)["hand_sizes"] == [8, 8, 8, 8]
 
 
-def test_S6_passing_is_simultaneous_and_56_combinations():
+def test_S6_passing_is_simultaneous_one_card_at_a_time():
     state = RULES.setup(4, 3)
     assert RULES.to_act(state) == [0, 1, 2, 3]
+    hands = {s: RULES.view(state, s)["hand"] for s in range(4)}
     for seat in range(4):
         legal = RULES.legal_actions(state, seat)
-        hand = RULES.view(state, seat)["hand"]
-        expected = ["pass:" + ",".join(t) for t in itertools.combinations(hand, 3)]
-        assert legal == expected  # canonical: combinations of the sorted hand
-    RULES.apply(state, 2, RULES.legal_actions(state, 2)[0])
+        assert legal == [f"pass:{code}" for code in hands[seat]]  # canonical: sorted hand
+    first, second, third = hands[2][1], hands[2][4], hands[2][0]
+    events = RULES.apply(state, 2, f"pass:{first}")
+    # a chosen card is private to its seat and never offered again
+    assert events == [{"type": "pass_card", "to": [2], "seat": 2, "cards": [first]}]
+    assert RULES.view(state, 2)["passed_cards"] == [first]
+    assert first not in RULES.view(state, 2)["hand"]
+    assert f"pass:{first}" not in RULES.legal_actions(state, 2)
+    assert len(RULES.legal_actions(state, 2)) == 7
+    assert "passed_cards" not in RULES.view(state, None)
+    assert RULES.view(state, 3)["passed_cards"] == []
+    assert RULES.to_act(state) == [0, 1, 2, 3]  # still choosing
+    assert RULES.view(state, None)["passed"] == [False] * 4
+    with pytest.raises(IllegalAction, match="already chosen"):
+        RULES.apply(state, 2, f"pass:{first}")
+    with pytest.raises(IllegalAction, match="one card at a time"):
+        RULES.apply(state, 2, "pass:" + ",".join(hands[2][5:8]))
+    RULES.apply(state, 2, f"pass:{second}")
+    events = RULES.apply(state, 2, f"pass:{third}")
+    assert [ev["type"] for ev in events] == ["pass_card", "pass"]
+    assert events[1] == {"type": "pass", "to": None, "seat": 2}
+    assert RULES.view(state, 2)["passed_cards"] == sorted([first, second, third], key=sc.CARD.get)
+    assert RULES.view(state, None)["passed"] == [False, False, True, False]
     assert RULES.to_act(state) == [0, 1, 3]
     assert RULES.legal_actions(state, 2) == []
     with pytest.raises(IllegalAction, match="already passed"):
         RULES.apply(state, 2, "pass:" + ",".join(RULES.view(state, 2)["hand"][:3]))
+    with pytest.raises(IllegalAction, match="already passed"):
+        RULES.apply(state, 2, "pass:" + RULES.view(state, 2)["hand"][0])
 
 
 def test_S6_cards_go_left_and_are_seen_only_after_own_pass():
@@ -351,8 +380,7 @@ def test_S6_pass_accepts_cards_in_any_order(seed, pick, order):
 def test_S7_dealers_left_leads_the_first_trick():
     for dealer in range(4):
         state = RULES.setup(4, 9, {"dealer": dealer})
-        for seat in range(4):
-            RULES.apply(state, seat, RULES.legal_actions(state, seat)[0])
+        pass_first_cards(state)
         assert RULES.to_act(state) == [(dealer + 1) % 4]
         view = RULES.view(state, None)
         assert view["to_act"] == [(dealer + 1) % 4] and view["trick"] == []
@@ -455,8 +483,7 @@ def test_S12_thrower_loses_whatever_the_others_points():
 
 def test_S12_throw_with_the_ober_still_in_hand_takes_it():
     state = RULES.setup(4, 21, {"dealer": 0})
-    for seat in range(4):
-        RULES.apply(state, seat, RULES.legal_actions(state, seat)[0])
+    pass_first_cards(state)
     events = RULES.apply(state, 1, "throw")
     (end,) = of_type(events, "deal_end")
     assert end["points"] == [0, 33, 0, 0] and end["taken_ober"] == 1
@@ -543,8 +570,7 @@ def test_S15_options_validation():
 def test_S15_losers_receive_the_next_letter():
     state = RULES.setup(4, 5, {"word": "MEOW", "dealer": 0})
     for _ in range(3):  # seat to act throws at once: it loses each deal
-        for seat in range(4):
-            RULES.apply(state, seat, RULES.legal_actions(state, seat)[0])
+        pass_first_cards(state)
         (seat,) = RULES.to_act(state)
         RULES.apply(state, seat, "throw")
         assert RULES.view(state, None)["dealer"] == seat
@@ -558,8 +584,7 @@ def test_S16_match_ends_when_a_player_spells_the_word():
     RULES.adjust_letters(state, 0, +1)
     RULES.adjust_letters(state, 1, +1)
     RULES.adjust_letters(state, 2, +1)
-    for seat in range(4):
-        RULES.apply(state, seat, RULES.legal_actions(state, seat)[0])
+    pass_first_cards(state)
     assert RULES.to_act(state) == [0]
     events = RULES.apply(state, 0, "throw")
     assert [ev["type"] for ev in events] == ["throw", "deal_end", "match_end"]
@@ -652,22 +677,21 @@ def test_every_deal_is_shuffled_from_rng_for():
     stacked_ = RULES.setup(4, 42, {"dealer": 1, "decks": [deck]})
     assert RULES.dump(plain)["hands"] != RULES.dump(stacked_)["hands"]
     for state in (plain, stacked_):
-        for seat in range(4):
-            RULES.apply(state, seat, RULES.legal_actions(state, seat)[0])
+        pass_first_cards(state)
         RULES.apply(state, 2, "throw")  # seat 2 leads, throws, and deals deal 2
     assert RULES.dump(plain)["hands"] == RULES.dump(stacked_)["hands"]
 
 
 def test_actions_are_short_and_state_is_small():
     assert all(len(a.encode()) <= 40 for a in sc.PASS_MASK)
+    assert all(len(a.encode()) <= 40 for a in sc.ACTIONS)
     state = RULES.setup(4, 1, {"decks": [list(sc.CODES)] * 20, "word": "ABCDEFGHIJKL"})
     assert len(json.dumps(RULES.dump(state))) < 4096
 
 
 def test_illegal_garbage_is_refused_with_a_reason():
     state = RULES.setup(4, 1)
-    for seat in range(4):
-        RULES.apply(state, seat, RULES.legal_actions(state, seat)[0])
+    pass_first_cards(state)
     (seat,) = RULES.to_act(state)
     for bad, reason in (
         ("play:ZZ", "no card"),
@@ -721,13 +745,15 @@ def test_full_contract_deep(seed):
         deep=True,
         choose=choose,
     )
-    # Public events name only cards laid on the table; passed cards go to their receiver.
+    # Public events name only cards laid on the table; passed cards go to their receiver
+    # (and, while being chosen, to their passer).
     for ev in result.events:
         named = set(strings_in({k: v for k, v in ev.items() if k != "type"})) & ALL_CODES
         if ev["to"] is None:
             assert not named or ev["type"] in ("play", "trick"), ev
         else:
-            assert ev["type"] == "received" and ev["to"] == [ev["seat"]], ev
+            assert ev["type"] in ("received", "pass_card"), ev
+            assert ev["to"] == [ev["seat"]], ev
 
 
 def test_check_step_after_stacked_passes():
