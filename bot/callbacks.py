@@ -3,7 +3,6 @@
     g<game>:<version>:<action>   a move; the action is an engine action string (≤ 40 bytes)
     m<game>:<version>:<prefix>   open a step-by-step menu of the actions starting with prefix
                                  (an empty prefix goes back to the main keyboard)
-    t<game>:<version>:<card>     toggle a card in a selection (Smoking Cat passing)
     l<game>:<op>                 a lobby button: j join, x leave, c add computer, s start,
                                  q cancel, r<seat> computer instead of a player, k<seat> remove
     n:<slug>                     /new: the game picked
@@ -20,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-_GAME = re.compile(r"^([gmtl])(\d{1,12}):(.*)$", re.S)
+_GAME = re.compile(r"^([gml])(\d{1,12}):(.*)$", re.S)
 _VERSIONED = re.compile(r"^(\d{1,9}):(.*)$", re.S)
 _PLAIN = re.compile(r"^([nsLr]):(.*)$", re.S)
 # Engine actions and menu prefixes are short printable ASCII without spaces.
@@ -34,13 +33,13 @@ class BadData(ValueError):
 
 @dataclass(frozen=True)
 class Data:
-    kind: str  # one of g m t l n s L r
+    kind: str  # one of g m l n s L r
     game_id: int | None = None
     version: int | None = None
     arg: str = ""
 
     def encode(self) -> str:
-        if self.kind in "gmt":
+        if self.kind in "gm":
             text = f"{self.kind}{self.game_id}:{self.version}:{self.arg}"
         elif self.kind == "l":
             text = f"l{self.game_id}:{self.arg}"
@@ -57,10 +56,6 @@ def move(game_id: int, version: int, action: str) -> str:
 
 def menu(game_id: int, version: int, prefix: str = "") -> str:
     return Data("m", game_id, version, prefix).encode()
-
-
-def toggle(game_id: int, version: int, card: str) -> str:
-    return Data("t", game_id, version, card).encode()
 
 
 def lobby(game_id: int, op: str) -> str:
@@ -85,7 +80,7 @@ def decode(text: str | None) -> Data:
         if not versioned or not _TOKEN.match(versioned.group(2)):
             raise BadData("bad game button")
         arg = versioned.group(2)
-        if kind in "gt" and not arg:
+        if kind == "g" and not arg:
             raise BadData("a move needs an action")
         return Data(kind, game_id, int(versioned.group(1)), arg)
     found = _PLAIN.match(text)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.utils import timezone, translation
 
-from bot import cachekeys, transport
+from bot import transport
 from bot.keyboard import Button, Rows, content_hash
 from bot.render import lobby as lobby_render
 from bot.render import renderer
@@ -32,10 +31,6 @@ class Screen:
     @property
     def hash(self) -> str:
         return content_hash(self.text, self.rows)
-
-
-def selection_key(game_id: int, seat: int, deal) -> str:
-    return cachekeys.key("sel", game_id, seat, deal)
 
 
 class GameScreens:
@@ -150,7 +145,6 @@ class GameScreens:
         view = self.game_table.view(number)
         legal = [] if seat.is_computer else self.game_table.legal(number)
         ctx = self._ctx(number, legal)
-        ctx.selection = cache.get(selection_key(self.game.pk, number, view.get("deal"))) or []
         shown = self.render.menu(view, ctx, prefix) if prefix else self.render.private(view, ctx)
         if shown is None:
             return None

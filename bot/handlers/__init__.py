@@ -32,7 +32,6 @@ def register(app: Application) -> None:
     # Buttons, one route per kind (the first letter of the data: see bot.callbacks).
     app.add_handler(buttons.route("g", buttons.move))  # a move at the table
     app.add_handler(buttons.route("m", buttons.menu))  # a step of a private menu
-    app.add_handler(buttons.route("t", buttons.toggle))  # a card picked in a selection
     app.add_handler(buttons.route("l", buttons.lobby))  # join, leave, computers, start
     app.add_handler(buttons.route("n", buttons.new_game))  # /new: the game picked
     app.add_handler(buttons.route("r", buttons.rules))  # /rules: the game picked

@@ -29,7 +29,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.settings_menu import apply as apply_setting
 from bot.render import renderer
-from bot.screens import GameScreens, selection_key
+from bot.screens import GameScreens
 from bot.texts import rules_text
 from games import catalog
 from games.languages import Language, native_name
@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 
 # One move per seat and seen version: a flood of taps on one button records one move.
 TAP_TTL = 30
-SELECTION_TTL = 3600
 MANAGING_OPS = ("s", "q", "c", "r", "k")
 
 
@@ -120,8 +119,8 @@ async def move(update: Update, context, data: callbacks.Data) -> Reply:
 
 
 @db
-def _private_screen(user, data: callbacks.Data, toggle: str | None = None) -> Reply:
-    """A menu step (or a toggled selection) in the player's private message."""
+def _private_screen(user, data: callbacks.Data) -> Reply:
+    """A menu step in the player's private message."""
     player = player_for(user)
     with translation.override(player.language):
         game = Game.objects.filter(pk=data.game_id).first()
@@ -130,50 +129,20 @@ def _private_screen(user, data: callbacks.Data, toggle: str | None = None) -> Re
             return Reply(_("You are not playing in this game."))
         if game.status != GameStatus.RUNNING:
             return Reply(_("The game is over."))
-        if data.version != game.version and toggle is None:
+        if data.version != game.version:
             return Reply(_("This button is out of date."))
         screens = GameScreens(game)
-        if toggle is not None:
-            refusal = _toggle(game, seat.number, screens, toggle)
-            if refusal:
-                return Reply(refusal)
-        screen = screens.private(seat.number, prefix=data.arg if toggle is None else None)
+        screen = screens.private(seat.number, prefix=data.arg)
         if screen is None:
             return Reply(_("That is not possible now."))
         sync.forget_private(game.pk, seat.number)
         return Reply("", edit=(screens.fill(screen), screen.rows))
 
 
-def _toggle(game: Game, seat: int, screens: GameScreens, card: str) -> str | None:
-    view = screens.view(seat)
-    if game.game_type != "smoking_cat" or view.get("phase") != "pass":
-        return _("That is not possible now.")
-    if seat not in screens.to_act():
-        return _("You have already passed; wait for the others.")
-    if card not in view["hand"]:
-        return _("That card is not in your hand.")
-    key = selection_key(game.pk, seat, view["deal"])
-    chosen = [c for c in cache.get(key) or [] if c in view["hand"]]
-    if card in chosen:
-        chosen.remove(card)
-    elif len(chosen) >= 3:
-        return _("You pass exactly three cards: unselect one first.")
-    else:
-        chosen.append(card)
-    cache.set(key, chosen, SELECTION_TTL)
-    return None
-
-
 async def menu(update: Update, context, data: callbacks.Data) -> Reply:
     if not _private_chat(update):  # a private view must never land in a group message
         return await _refusal(update.effective_user, "private")
     return await _private_screen(update.effective_user, data)
-
-
-async def toggle(update: Update, context, data: callbacks.Data) -> Reply:
-    if not _private_chat(update):
-        return await _refusal(update.effective_user, "private")
-    return await _private_screen(update.effective_user, data, toggle=data.arg)
 
 
 # -- the lobby ----------------------------------------------------------------------------------

@@ -35,7 +35,6 @@ class Ctx:
     legal: list[str] = field(default_factory=list)  # the audience's legal actions
     events: list[dict] = field(default_factory=list)  # recent events it may see, oldest first
     has_deadline: bool = False
-    selection: list[str] = field(default_factory=list)  # a transient choice (passing cards)
 
     def name(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.names):
@@ -47,9 +46,6 @@ class Ctx:
 
     def menu(self, prefix: str = "") -> str:
         return callbacks.menu(self.game_id, self.version, prefix)
-
-    def toggle(self, card: str) -> str:
-        return callbacks.toggle(self.game_id, self.version, card)
 
     def back(self) -> Button:
         return Button("‹ " + _("Back"), self.menu(""))

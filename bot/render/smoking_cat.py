@@ -156,25 +156,15 @@ def _passing(view: dict, ctx: Ctx, lines: list[str], hand: list[str], mine: bool
             lines.append(_("You received: %(cards)s") % {"cards": cards(view["received"])})
         lines.append(turn_marker(ctx, view["to_act"]))
         return join(lines), []
-    selected = [c for c in ctx.selection if c in hand]
+    # One card at a time (the engine's pass:<card>): a tap passes that card.
+    chosen = view.get("passed_cards") or []
     lines.append(_("Choose 3 cards to pass to %(name)s.") % {"name": left})
-    lines.append(_("Selected:") + " " + cards(selected))
-    buttons = [Button(("✅ " if c in selected else "") + card(c), ctx.toggle(c)) for c in hand]
-    rows = grid(buttons, 4)
-    action = pass_action(selected, ctx.legal)
-    if action:
-        rows.append([Button(_("Pass %(cards)s") % {"cards": cards(selected)}, ctx.move(action))])
-    return join(lines), rows
-
-
-def pass_action(selected: list[str], legal: list[str]) -> str | None:
-    """The engine's canonical pass action for a selection of three cards, if legal."""
-    if len(selected) != 3:
-        return None
-    wanted = set(selected)
-    return next(
-        (a for a in legal if a.startswith("pass:") and set(a[5:].split(",")) == wanted), None
-    )
+    lines.append(_("Selected:") + " " + cards(chosen))
+    passes = [a for a in ctx.legal if a.startswith("pass:")]
+    buttons = [
+        Button(card(a[5:]), ctx.move(a)) for a in sorted(passes, key=lambda a: sort_key(a[5:]))
+    ]
+    return join(lines), grid(buttons, 4)
 
 
 def menu(view: dict, ctx: Ctx, prefix: str):

@@ -1,4 +1,5 @@
-"""A whole Smoking Cat match: the league's word, passing with toggles, cards, throw-downs."""
+"""A whole Smoking Cat match: the league's word, passing one card at a time, cards,
+throw-downs."""
 
 from games.leagues.models import League
 from games.play.models import GameStatus
@@ -8,18 +9,9 @@ from tests.bot.play import Table, answered_once
 
 def choose(table: Table, user) -> None:
     message = table.private(user)
-    toggles = table.buttons(message, "t")
-    if toggles:  # passing: pick three cards one by one, then confirm
-        picked = 0
-        while picked < 3:
-            message = table.private(user)
-            unpicked = [b for b in table.buttons(message, "t") if not b["text"].startswith("✅")]
-            table.tap(user, message, data=unpicked[0]["callback_data"])
-            picked += 1
-        message = table.private(user)
-        confirm = [b for b in table.buttons(message, "g") if ":pass:" in b["callback_data"]]
-        assert len(confirm) == 1, [b["text"] for b in message.buttons]
-        table.tap(user, message, data=confirm[0]["callback_data"])
+    passes = [b for b in table.buttons(message, "g") if ":pass:" in b["callback_data"]]
+    if passes:  # passing: a tap passes a card, one at a time (three in all)
+        table.tap(user, message, data=passes[0]["callback_data"])
         return
     game = table.game()
     plays = [b for b in table.buttons(message, "g") if ":play:" in b["callback_data"]]
@@ -52,18 +44,19 @@ def test_smoking_cat_match_is_played_for_the_league_word(telegram, recorder):
     game = table.open_lobby("smoking_cat", anna, [bruno], computers=2)
     assert game.options["word"] == "CAT"
 
-    # Passing: the selection is kept while choosing; a fourth card is refused.
-    message = table.private(anna)
-    toggles = table.buttons(message, "t")
-    for button in toggles[:3]:
-        table.tap(anna, table.private(anna), data=button["callback_data"])
-    chosen = table.private(anna)
-    assert sum(b["text"].startswith("✅") for b in chosen.buttons) == 3
-    refused = table.tap(anna, chosen, data=toggles[3]["callback_data"])
-    assert telegram.toast(refused)
-    table.tap(anna, table.private(anna), data=toggles[0]["callback_data"])  # unselect one
-    assert sum(b["text"].startswith("✅") for b in table.private(anna).buttons) == 2
-    table.tap(anna, table.private(anna), data=toggles[0]["callback_data"])
+    # Passing, one card at a time (the engine's pass:<card>): once three are passed no
+    # card is offered, and the message says which three went.
+    first = table.private(anna)
+    offered = [b for b in table.buttons(first, "g") if ":pass:" in b["callback_data"]]
+    assert len(offered) == 8
+    for _n in range(3):
+        message = table.private(anna)
+        button = next(b for b in table.buttons(message, "g") if ":pass:" in b["callback_data"])
+        table.tap(anna, message, data=button["callback_data"])
+    done = table.private(anna)
+    assert not [b for b in table.buttons(done, "g") if ":pass:" in b["callback_data"]]
+    passed = [b["text"] for b in offered[:3]]  # each tap passed the first card offered
+    assert all(card in done.text for card in passed), done.text
 
     game = table.play(choose)
     assert game.status == GameStatus.FINISHED
