@@ -188,7 +188,7 @@ def test_smoking_cat_determinization_matches_the_seats_view(position, sample_see
     if checked:
         rules, state, _, seat = checked
         # S8: a seat that did not follow a suit holds none of it in any sample.
-        from games.engines.smoking_cat_sampling import read_deal, this_deal
+        from games.engines.smoking_cat import read_deal, this_deal
 
         history = observations(position[2], seat)
         _, voids, _ = read_deal(this_deal(history))
