@@ -28,8 +28,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.computers import act
-from games.engines import IllegalAction
+from games.computers import act, needs_history
+from games.engines import IllegalAction, observations
 from games.play import finish
 from games.play.models import Game, GameStatus, ModeratorMove, Move, MoveSource, MoveStatus, Seat
 from games.play.result import Result
@@ -109,6 +109,7 @@ class Step:
         self.changed_seats: set[int] = set()
         self.report = StepReport(game.pk, version=game.version)
         self.deadline_before = game.deadline
+        self._events: list[dict] | None = None  # the applied moves' events, when needed
 
     # -- applying ------------------------------------------------------------------------
     def apply_pending(self, pending: list[Move]) -> None:
@@ -170,8 +171,19 @@ class Step:
         # Seeded by the game and the version, so a rerun picks the same move; the move is
         # recorded either way, so replays never depend on this RNG.
         rng = random.Random(f"{self.game.seed}:{self.report.version}:{number}")
-        action = act(self.rules, self.state, number, self.kind.strategy(strategy), rng)
+        player = self.kind.strategy(strategy)
+        history = self.history(number) if needs_history(player) else ()
+        action = act(self.rules, self.state, number, player, rng, history)
         self._record(number, action, source)
+
+    def history(self, number: int) -> list[dict]:
+        """What ``number`` has seen of this game, in order (for the computers that search):
+        the applied moves' events, then this step's."""
+        if self._events is None:
+            stored = Move.objects.filter(game_id=self.game.pk, status=MoveStatus.APPLIED)
+            stored = stored.order_by("seq").values_list("events", flat=True)
+            self._events = [ev for events in stored for ev in events]
+        return observations([*self._events, *self.report.events], number)
 
     def _record(self, number: int, action: str, source: str) -> None:
         events = self.rules.apply(self.state, number, action)

@@ -10,14 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from games import catalog
-from games.engines import visible_to
+from games.engines import observations
 from games.play.models import Game, GameStatus
 
-
-def seen_by(events: list[dict], seat: int | None) -> list[dict]:
-    """The events an audience (a seat, or ``None``: everyone) may see; each engine event
-    names its audience."""
-    return [ev for ev in events if visible_to(ev, seat)]
+# The events an audience (a seat, or ``None``: everyone) may see: each engine event names
+# its audience, and the engines say who sees what.
+seen_by = observations
 
 
 class Table:

@@ -247,3 +247,26 @@ def test_the_first_deadline_is_announced(lobby, run_on_commit):
         game_updated.disconnect(on_update)
     # The start's processing set the deadline; the front-end heard of it.
     assert game.deadline is not None and game.version in seen
+
+
+def test_a_searching_computer_is_handed_its_seats_observation_history(
+    lobby, run_on_commit, monkeypatch
+):
+    """Issue 14: a strategy that needs history gets the events its seat saw, in order,
+    and never an event meant for another seat."""
+    seen = []
+
+    class Recording:
+        needs_history = True
+
+        def choose(self, view, legal, rng, history=()):
+            seen.append((view["seat"], list(history)))
+            return legal[0]
+
+    monkeypatch.setattr(catalog.GameKind, "strategy", lambda kind, name: Recording())
+    started(lobby, run_on_commit, "smoking_cat", 1, 3)
+    assert seen
+    for seat, history in seen:
+        assert all(ev["to"] is None or seat in ev["to"] for ev in history)
+    later = [h for _s, h in seen[4:]]
+    assert any(later), "the history grows as the game goes on"

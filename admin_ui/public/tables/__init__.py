@@ -125,7 +125,9 @@ class TableContext:
 
 def seat_name(seat: Seat) -> str:
     if seat.player_id is None:
-        return _("Computer %(number)d") % {"number": seat.number + 1}
+        name = _("Computer %(number)d") % {"number": seat.number + 1}
+        level = {"easy": _("easy"), "hard": _("hard")}.get(seat.strategy)
+        return f"{name} ({level})" if level else name
     return seat.player.display_name
 
 
