@@ -30,7 +30,10 @@ def felix_with_tina(settings):
 
 
 def open_mini_app(page, base: str, raw: str) -> None:
-    theme = quote('{"bg_color":"#1e2a33","text_color":"#f5f5f5","button_color":"#3a8fd9"}')
+    theme = quote(
+        '{"bg_color":"#1e2a33","text_color":"#f5f5f5","button_color":"#3a8fd9",'
+        '"secondary_bg_color":"#2b3a45","hint_color":"#8da2b3"}'
+    )
     page.goto(f"{base}/play/tg/#tgWebAppData={quote(raw)}&tgWebAppThemeParams={theme}")
 
 
@@ -40,6 +43,9 @@ def test_a_signed_mini_app_opens_the_table_and_plays(page, live_server, felix_wi
     page.wait_for_url(f"**/play/{game.pk}/")
     seat = game.seats.get(player=tina).number
     page.wait_for_selector('.choices .opt[data-action^="place:"]')  # Tina's own hand
+    # Telegram's theme follows her from the app's first page to the table.
+    background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+    assert background == "rgb(30, 42, 51)", background
     assert fits_the_phone(page)
     shot(page, "miniapp-felix-phone")
     page.locator('.choices .opt[data-action^="place:"]').first.click()

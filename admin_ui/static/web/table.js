@@ -25,7 +25,9 @@
           window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data || {} }), "*");
       } catch (e) { /* not inside Telegram */ }
     }
-    const theme = hash.get("tgWebAppThemeParams");
+    // Telegram gives the theme in the first page's address only: kept for the next pages.
+    const theme = hash.get("tgWebAppThemeParams") || sessionStorage.getItem("tgTheme");
+    if (theme) sessionStorage.setItem("tgTheme", theme);
     if (theme) {
       try {
         const t = JSON.parse(theme);
@@ -35,7 +37,12 @@
         if (t.button_color) root.setProperty("--accent", t.button_color);
         if (t.button_text_color) root.setProperty("--accent-fg", t.button_text_color);
         if (t.hint_color) root.setProperty("--muted", t.hint_color);
-        if (t.secondary_bg_color) root.setProperty("--panel", t.secondary_bg_color);
+        // Every surface follows, so that the theme's text stays readable on all of them.
+        const surface = t.section_bg_color || t.secondary_bg_color || t.bg_color;
+        if (surface) {
+          ["--card", "--chip", "--panel"].forEach((v) => root.setProperty(v, surface));
+          root.setProperty("--line", t.hint_color || surface);
+        }
       } catch (e) { /* a theme we cannot read: keep ours */ }
     }
     return {
