@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.moderation.models import ModerationAction, ModerationKind
-from games.play import errors, services
+from games.play import errors, processing, services
 from games.play.models import (
     OPEN_STATUSES,
     AbortReason,
@@ -270,6 +270,9 @@ def _adjust_letter(
     kind = ModerationKind.AWARD_LETTER if award else ModerationKind.REMOVE_LETTER
     reason = _check(by, kind, reason)
     with transaction.atomic():
+        # Moves still pending (an earlier award whose task is queued) are applied first,
+        # so the letter named here is the one this move will really give or take.
+        processing.process(game.pk)
         game = Game.objects.select_for_update().get(pk=game.pk)
         table = Table(game)
         if not table.takes_letters or game.status != GameStatus.RUNNING:

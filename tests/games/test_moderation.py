@@ -216,3 +216,15 @@ def test_letters_only_in_smoking_cat(moderator):
     game, _ = running_felix()
     with pytest.raises(moderation.NotAMatch):
         moderation.award_letter(game, 0, by=moderator, reason="x")
+
+
+def test_S17_a_second_award_counts_the_first_one_still_pending(moderator):
+    """Two awards in a row, the first not yet applied by the processor (its task still in
+    the queue): the second names the next letter of the word, not the same one again."""
+    people = players(4)
+    game = smoking_cat_match(LeagueFactory(game_word="MICIO"), people, [0, 0, 0, 0])
+    first = moderation.award_letter(game, 1, by=moderator, reason="renege")  # not applied
+    assert Move.objects.get(pk=first.details["move"]).status == "pending"
+    second = moderation.award_letter(game, 1, by=moderator, reason="again")
+    assert (first.details["letter"], second.details["letter"]) == ("M", "I")
+    assert second.details["letters_before"] == "M"
