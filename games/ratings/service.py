@@ -19,7 +19,7 @@ from datetime import datetime
 from django.db import connection, transaction
 
 from games.leagues.models import League, LeagueMember
-from games.play.models import ENDED_STATUSES, Game, GameStatus, Seat
+from games.play.models import ENDED_STATUSES, AbortReason, Game, GameStatus, Seat
 from games.ratings.maths import Change, Placing, Played, Skill, fold
 from games.ratings.models import RatedGame, Rating, RatingChange
 
@@ -30,20 +30,28 @@ Skip = RatedGame.Skip
 
 # --- Which games are rated -----------------------------------------------------------------
 def skip_reason(game: Game, seats: list[Seat]) -> str:
-    """Why ``game`` is not rated, or "" if it is."""
+    """Why ``game`` is not rated, or "" if it is.
+
+    A player who abandoned the game (``Seat.forfeits``: cancelled it while it ran, or
+    was replaced by a computer after timing out) still counts as a human at the table and
+    is rated as last, so walking away never dodges a loss. A running game cancelled by a
+    player is rated for that forfeit; any other abort is not rated."""
+    forfeits = any(seat.forfeits for seat in seats)
     if game.status == GameStatus.ABORTED:
-        return Skip.ABORTED
-    try:
-        result = game.outcome
-    except ValueError:
-        result = None
-    if game.status != GameStatus.FINISHED or result is None or result.n_seats < len(seats):
-        return Skip.NO_RESULT
+        if not (game.abort_reason == AbortReason.CANCELLED and forfeits):
+            return Skip.ABORTED
+    else:
+        try:
+            result = game.outcome
+        except ValueError:
+            result = None
+        if game.status != GameStatus.FINISHED or result is None or result.n_seats < len(seats):
+            return Skip.NO_RESULT
     if game.flagged_not_rated:
         return Skip.FLAGGED
     if game.chat_id is None and game.league_id is None:
         return Skip.CASUAL
-    computers = sum(1 for seat in seats if seat.is_computer)
+    computers = sum(1 for seat in seats if seat.is_computer and not seat.forfeits)
     if computers * 2 > len(seats):
         return Skip.COMPUTERS
     if len(seats) - computers < 2:
@@ -52,18 +60,24 @@ def skip_reason(game: Game, seats: list[Seat]) -> str:
 
 
 def placings(game: Game, seats: list[Seat]) -> tuple[Placing, ...]:
-    """The human seats' results. A seat handed to a computer is not rated: the result is
-    the computer's, not the player's."""
-    result = game.outcome
+    """The human seats' results. A seat handed to a computer by a moderator is not rated
+    (the result is the computer's, not the player's); a player who abandoned the game is
+    placed last, behind every seat (forfeits share that place). In a game cancelled by a
+    forfeit the others share first place."""
+    result = game.outcome if game.status == GameStatus.FINISHED else None
+    last = (max(result.ranks) if result else 1) + 1
     out = []
     for seat in sorted(seats, key=lambda s: s.number):
+        if seat.forfeits:
+            out.append(Placing(seat.player_id, last, None))
+            continue
         if seat.is_computer:
             continue
-        score = result.score(seat.number)
+        score = result.score(seat.number) if result else None
         out.append(
             Placing(
                 seat.player_id,
-                result.ranks[seat.number],
+                result.ranks[seat.number] if result else 1,
                 float(score) if isinstance(score, (int, float)) else None,
             )
         )
