@@ -219,3 +219,20 @@ def test_a_finished_replay_is_computed_once(client, db, django_assert_max_num_qu
     with django_assert_max_num_queries(4):  # game, seats, rating decision and changes
         second = client.get(url)
     assert replay_of(first) == replay_of(second)
+
+
+def test_player_page_lists_each_seasons_rating(client, seeded):
+    """Issue 15: a season's rating starts afresh; the player page keeps each season's."""
+    response = client.get(reverse("web:player", args=[seeded.bruno.pk]))
+    html = response.content.decode()
+    assert "Gatti di Roma · Spring 2026" in html and "Gatti di Roma · April 2026" in html
+    assert f"?season={seeded.spring.pk}" in html
+
+
+def test_league_page_season_table_starts_afresh(client, seeded):
+    response = client.get(
+        reverse("web:league", args=[seeded.league.slug]), {"season": seeded.april.pk}
+    )
+    html = response.content.decode()
+    assert "each season starts everyone afresh" in html
+    assert "rated as last" in html
