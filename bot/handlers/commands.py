@@ -21,7 +21,7 @@ from games import catalog
 from games.languages import Language, native_name
 from games.leagues.services import league_for_chat
 from games.play import services
-from games.play.errors import GameError
+from games.play.errors import GameError, NotAllowed
 from games.play.models import GameStatus, Player, Seat
 from games.ratings.models import Rating
 
@@ -171,11 +171,23 @@ def _open_game(user, chat):
 
 @db
 def _abort(player, game, is_admin, language) -> str:
+    """/cancel: a lobby closes; a running game ends as a forfeit of the player who
+    cancels it (rated as last), and only a player at the table may cancel it."""
     with translation.override(language):
+        running = game.status == GameStatus.RUNNING
         try:
             services.abort(game, by=player, is_chat_admin=is_admin)
         except GameError as exc:
+            if running and isinstance(exc, NotAllowed):
+                return _(
+                    "Only a player at the table may stop a running game, and it counts as "
+                    "their forfeit. Ask a moderator to abort it otherwise."
+                )
             return str(exc)
+        if running:
+            return _("The game was cancelled: %(name)s forfeits it and is rated as last.") % {
+                "name": esc(player.display_name)
+            }
         return _("The game was cancelled.")
 
 
