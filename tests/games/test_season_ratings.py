@@ -83,3 +83,46 @@ def test_a_season_added_later_collects_its_games():
     spring.save()
     assert ratings.rebuild_season(spring) == 0
     assert standings.table(league, "felix", spring) == []
+
+
+def test_the_migration_builds_the_tables_of_existing_seasons(transactional_db):
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = [("games", "0007_league_join_code")], [("games", "0009_season_ratings_data")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    League, Season = old.get_model("games", "League"), old.get_model("games", "Season")
+    Player, Game = old.get_model("games", "Player"), old.get_model("games", "Game")
+    Seat, RatedGame = old.get_model("games", "Seat"), old.get_model("games", "RatedGame")
+    league = League.objects.create(name="Roma", slug="roma", game_types=["felix"])
+    Season.objects.create(league=league, name="Spring", starts_on=date(2026, 3, 1))
+    a, b = (Player.objects.create(display_name=n, telegram_id=i + 1) for i, n in enumerate("AB"))
+    for day, ranks in ((2, [1, 2, 3]), (3, [2, 1, 3]), (4, [1, 2, 3])):
+        game = Game.objects.create(
+            game_type="felix",
+            chat_id=-day,
+            league=league,
+            status="finished",
+            started_at=at(3, day),
+            finished_at=at(3, day),
+            result={"ranks": ranks, "scores": [0, 0, 0]},
+        )
+        for number, player in enumerate([a, b, None]):
+            Seat.objects.create(
+                game=game, number=number, player=player, strategy="" if player else "heuristic"
+            )
+        RatedGame.objects.create(game=game, rated=True, skipped="", league=league)
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    rows = new.get_model("games", "Rating").objects.filter(season__isnull=False)
+    assert sorted(rows.values_list("player_id", "games")) == [(a.pk, 3), (b.pk, 3)]
+    expected = OS.rating(), OS.rating()
+    for ranks in ([1, 2], [2, 1], [1, 2]):
+        expected = [t[0] for t in OS.rate([[expected[0]], [expected[1]]], ranks=ranks)]
+    assert rows.get(player_id=a.pk).ordinal == pytest.approx(expected[0].ordinal())
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
