@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 
 from bot import callbacks, sync
 from bot.handlers.common import db, is_chat_admin, is_group, player_for, send
-from bot.handlers.settings_menu import settings_screen
+from bot.handlers.settings_menu import join_league, settings_screen
 from bot.keyboard import Button
 from bot.models import ChatSettings
 from bot.render.common import esc
@@ -21,7 +21,7 @@ from games import catalog
 from games.languages import Language, native_name
 from games.leagues.services import league_for_chat
 from games.play import services
-from games.play.errors import GameError
+from games.play.errors import GameError, NotAllowed
 from games.play.models import GameStatus, Player, Seat
 from games.ratings.models import Rating
 
@@ -171,11 +171,23 @@ def _open_game(user, chat):
 
 @db
 def _abort(player, game, is_admin, language) -> str:
+    """/cancel: a lobby closes; a running game ends as a forfeit of the player who
+    cancels it (rated as last), and only a player at the table may cancel it."""
     with translation.override(language):
+        running = game.status == GameStatus.RUNNING
         try:
             services.abort(game, by=player, is_chat_admin=is_admin)
         except GameError as exc:
+            if running and isinstance(exc, NotAllowed):
+                return _(
+                    "Only a player at the table may stop a running game, and it counts as "
+                    "their forfeit. Ask a moderator to abort it otherwise."
+                )
             return str(exc)
+        if running:
+            return _("The game was cancelled: %(name)s forfeits it and is rated as last.") % {
+                "name": esc(player.display_name)
+            }
         return _("The game was cancelled.")
 
 
@@ -296,18 +308,23 @@ async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 @db
-def _settings_or_refusal(user, chat, admin: bool):
+def _settings_or_refusal(user, chat, admin: bool, code: str = ""):
+    """The group's settings; ``/settings <code>`` first joins the league of that code."""
     player = player_for(user)
     with translation.override(reply_language(chat, player)):
         if not is_group(chat):
             return _("Use /settings in a group, as one of its administrators."), []
         if not admin:
             return _("Only the group's administrators may change its settings."), []
-    return settings_screen(chat_settings_for(chat, player))
+    chat_settings = chat_settings_for(chat, player)
+    if code:
+        return join_league(chat_settings, code, chat.title or "")
+    return settings_screen(chat_settings)
 
 
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
+    code = " ".join(context.args or [])
     admin = is_group(chat) and await is_chat_admin(context.bot, chat.id, update.effective_user.id)
-    text, rows = await _settings_or_refusal(update.effective_user, chat, admin)
+    text, rows = await _settings_or_refusal(update.effective_user, chat, admin, code)
     await send(context.bot, chat.id, text, rows)

@@ -11,12 +11,10 @@ from bot.models import ChatSettings
 from bot.render.common import esc
 from games import catalog
 from games.languages import Language, native_name
-from games.leagues.models import League
-from games.leagues.services import league_for_chat, link_chat
+from games.leagues.services import join_with_code, league_for_chat, link_chat
 from games.play import services
 
 TURN_CHOICES = (0, 30, 60, 90, 120, 300)
-MAX_LEAGUES = 12
 
 
 def _button(label: str, op: str, arg: object = "") -> Button:
@@ -77,22 +75,35 @@ def settings_screen(cs: ChatSettings):
 
 
 def leagues_screen(cs: ChatSettings):
+    """The group's league: a league accepts a group by its join code, which an
+    administrator sends as ``/settings <code>``; here the group can only leave it."""
     with translation.override(cs.language):
         current = league_for_chat(cs.chat_id)
-        leagues = League.objects.filter(is_active=True).order_by("name")[:MAX_LEAGUES]
-        rows = [
-            [
-                _button(
-                    ("✓ " if current and league.pk == current.pk else "") + league.name,
-                    "league",
-                    league.pk,
-                )
-            ]
-            for league in leagues
+        lines = [
+            _("League: %(league)s") % {"league": esc(current.name) if current else _("none")},
+            _(
+                "To join a league, ask its organisers for the league's join code and send "
+                "it here: /settings CODE"
+            ),
         ]
-        rows.append([_button(("✓ " if current is None else "") + _("No league"), "league", 0)])
+        rows = []
+        if current is not None:
+            rows.append([_button("🚪 " + _("Leave the league"), "league", 0)])
         rows.append([_button("‹ " + _("Back"), "main", 0)])
-        return _("Which league do this group's games count for?"), rows
+        return "\n".join(lines), rows
+
+
+def join_league(cs: ChatSettings, code: str, title: str = ""):
+    """``/settings <code>``: the group joins the league whose join code it is. Returns
+    the settings screen with a first line saying what happened."""
+    league = join_with_code(cs.chat_id, code, title)
+    text, rows = settings_screen(cs)
+    with translation.override(cs.language):
+        if league is None:
+            note = "⚠️ " + _("No league has this join code. Ask the league's organisers for it.")
+        else:
+            note = "🏆 " + _("This group now plays in %(league)s.") % {"league": esc(league.name)}
+    return note + "\n\n" + text, rows
 
 
 def apply(cs: ChatSettings, op: str, arg: str, title: str = ""):
@@ -107,11 +118,9 @@ def apply(cs: ChatSettings, op: str, arg: str, title: str = ""):
     elif op == "flip" and arg in ("0", "1"):
         cs.auto_flip = arg == "1"
         services.set_auto_play(cs.chat_id, cs.auto_flip)
-    elif op == "league" and arg.isdigit():
-        league = League.objects.filter(pk=int(arg), is_active=True).first() if int(arg) else None
-        if int(arg) and league is None:
-            return None
-        link_chat(cs.chat_id, league, title)
+    elif op == "league" and arg == "0":
+        # Leaving needs no approval; joining does (``join_league``, by the league's code).
+        link_chat(cs.chat_id, None)
         return settings_screen(cs)
     elif op == "leagues":
         return leagues_screen(cs)

@@ -46,6 +46,12 @@ class League(models.Model):
     # Seconds per turn in this league's games; empty: the chat's or the game type's default.
     turn_seconds = models.PositiveIntegerField(_("seconds per turn"), null=True, blank=True)
     is_active = models.BooleanField(_("active"), default=True)
+    # A chat joins the league only with this code (the league's approval): its organisers
+    # hand it to the groups they accept, and a new code (``games.leagues.services.
+    # issue_join_code``) retires the old one. Empty: no chat may join by itself.
+    join_code = models.CharField(
+        _("join code"), max_length=16, null=True, blank=True, unique=True, editable=False
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

@@ -4,6 +4,7 @@ The move log is the truth: the applied moves replay a game exactly (``games.play
 and ``Game.state`` is their cache.
 """
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -190,6 +191,9 @@ class Seat(models.Model):
     strategy = models.CharField(_("computer strategy"), max_length=20, blank=True)
     replaced_by_computer = models.BooleanField(_("replaced by a computer"), default=False)
     timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
+    # The player cancelled the running game (its creator or a chat administrator at the
+    # table): a forfeit, rated as last (``games.ratings.service``).
+    forfeited = models.BooleanField(_("forfeited"), default=False)
 
     class Meta:
         verbose_name = _("seat")
@@ -218,6 +222,17 @@ class Seat(models.Model):
     @property
     def is_computer(self) -> bool:
         return self.player_id is None or self.replaced_by_computer
+
+    @property
+    def forfeits(self) -> bool:
+        """Whether the seat's player abandoned the game: cancelled it while it ran, or
+        stayed away until the timer handed the seat to a computer (a moderator's handover
+        resets the timeouts: it is no forfeit)."""
+        if self.player_id is None:
+            return False
+        return self.forfeited or (
+            self.replaced_by_computer and self.timeouts >= settings.TIMEOUTS_BEFORE_COMPUTER
+        )
 
     @property
     def label(self) -> str:

@@ -331,12 +331,19 @@ def abort(
     is_chat_admin: bool = False,
 ) -> Game:
     """End an open game without a result: its creator or a chat administrator cancels it
-    (``by``), or a moderator aborts it (``by=None``, with a note)."""
+    (``by``), or a moderator aborts it (``by=None``, with a note).
+
+    A running game cancelled by a player forfeits it for them: they are rated as last
+    (``Seat.forfeited``). A chat administrator who does not play cannot stop a running
+    game: only moderators abort one without a forfeit."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if not game.is_open:
             raise errors.GameOver()
         _check_may_manage(game, by, is_chat_admin)
+        running = by is not None and game.status == GameStatus.RUNNING
+        if running and not game.seats.filter(player=by).update(forfeited=True):
+            raise errors.NotAllowed()
         finish.abort(game, reason, note)
     return game
 
@@ -405,6 +412,8 @@ def replace_with_computer(
             seat.player = None
         elif game.status == GameStatus.RUNNING:
             seat.replaced_by_computer = seat.player_id is not None
+            # A moderator's (or a ban's) decision, not the player's absence: no forfeit.
+            seat.timeouts = 0
         else:
             raise errors.GameOver()
         seat.strategy = strategy

@@ -1,5 +1,6 @@
-"""Ratings: one openskill (Plackett–Luce) rating per player and game, overall and per
-league, with every change kept so a history can be drawn and standings aggregated."""
+"""Ratings: one openskill (Plackett–Luce) rating per player and game, overall, per
+league and per league season, with every change kept so a history can be drawn and
+standings aggregated."""
 
 from django.db import models
 from django.db.models import Q
@@ -24,6 +25,16 @@ class Rating(models.Model):
         on_delete=models.CASCADE,
         related_name="ratings",
     )
+    # A season's rating: the league's games of that season only, from a fresh start (each
+    # season resets the table). Empty: the league's all-time rating (or overall).
+    season = models.ForeignKey(
+        "games.Season",
+        verbose_name=_("season"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+    )
     mu = models.FloatField(_("mu"))
     sigma = models.FloatField(_("sigma"))
     ordinal = models.FloatField(_("rating"), db_index=True)
@@ -39,8 +50,17 @@ class Rating(models.Model):
             # the overall scope gets a partial index of its own (SQLite and PostgreSQL).
             models.UniqueConstraint(
                 fields=["player", "game_type", "league"],
-                condition=Q(league__isnull=False),
+                condition=Q(league__isnull=False, season__isnull=True),
                 name="rating_unique_in_league",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "game_type", "season"],
+                condition=Q(season__isnull=False),
+                name="rating_unique_in_season",
+            ),
+            models.CheckConstraint(
+                condition=Q(season__isnull=True) | Q(league__isnull=False),
+                name="rating_season_has_league",
             ),
             models.UniqueConstraint(
                 fields=["player", "game_type"],
@@ -53,6 +73,8 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         scope = self.league or _("overall")
+        if self.season_id:
+            scope = f"{scope} · {self.season}"
         return f"{self.player} · {self.get_game_type_display()} · {scope}: {self.ordinal:.1f}"
 
 
@@ -123,6 +145,15 @@ class RatedGame(models.Model):
     league = models.ForeignKey(
         "games.League",
         verbose_name=_("league"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    # The league's season the game counted for (None: no season ran that day).
+    season = models.ForeignKey(
+        "games.Season",
+        verbose_name=_("season"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,

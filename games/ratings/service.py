@@ -17,9 +17,10 @@ import logging
 from datetime import datetime
 
 from django.db import connection, transaction
+from django.utils import timezone
 
-from games.leagues.models import League, LeagueMember
-from games.play.models import ENDED_STATUSES, Game, GameStatus, Seat
+from games.leagues.models import League, LeagueMember, Season
+from games.play.models import ENDED_STATUSES, AbortReason, Game, GameStatus, Seat
 from games.ratings.maths import Change, Placing, Played, Skill, fold
 from games.ratings.models import RatedGame, Rating, RatingChange
 
@@ -30,20 +31,28 @@ Skip = RatedGame.Skip
 
 # --- Which games are rated -----------------------------------------------------------------
 def skip_reason(game: Game, seats: list[Seat]) -> str:
-    """Why ``game`` is not rated, or "" if it is."""
+    """Why ``game`` is not rated, or "" if it is.
+
+    A player who abandoned the game (``Seat.forfeits``: cancelled it while it ran, or
+    was replaced by a computer after timing out) still counts as a human at the table and
+    is rated as last, so walking away never dodges a loss. A running game cancelled by a
+    player is rated for that forfeit; any other abort is not rated."""
+    forfeits = any(seat.forfeits for seat in seats)
     if game.status == GameStatus.ABORTED:
-        return Skip.ABORTED
-    try:
-        result = game.outcome
-    except ValueError:
-        result = None
-    if game.status != GameStatus.FINISHED or result is None or result.n_seats < len(seats):
-        return Skip.NO_RESULT
+        if not (game.abort_reason == AbortReason.CANCELLED and forfeits):
+            return Skip.ABORTED
+    else:
+        try:
+            result = game.outcome
+        except ValueError:
+            result = None
+        if game.status != GameStatus.FINISHED or result is None or result.n_seats < len(seats):
+            return Skip.NO_RESULT
     if game.flagged_not_rated:
         return Skip.FLAGGED
     if game.chat_id is None and game.league_id is None:
         return Skip.CASUAL
-    computers = sum(1 for seat in seats if seat.is_computer)
+    computers = sum(1 for seat in seats if seat.is_computer and not seat.forfeits)
     if computers * 2 > len(seats):
         return Skip.COMPUTERS
     if len(seats) - computers < 2:
@@ -52,18 +61,24 @@ def skip_reason(game: Game, seats: list[Seat]) -> str:
 
 
 def placings(game: Game, seats: list[Seat]) -> tuple[Placing, ...]:
-    """The human seats' results. A seat handed to a computer is not rated: the result is
-    the computer's, not the player's."""
-    result = game.outcome
+    """The human seats' results. A seat handed to a computer by a moderator is not rated
+    (the result is the computer's, not the player's); a player who abandoned the game is
+    placed last, behind every seat (forfeits share that place). In a game cancelled by a
+    forfeit the others share first place."""
+    result = game.outcome if game.status == GameStatus.FINISHED else None
+    last = (max(result.ranks) if result else 1) + 1
     out = []
     for seat in sorted(seats, key=lambda s: s.number):
+        if seat.forfeits:
+            out.append(Placing(seat.player_id, last, None))
+            continue
         if seat.is_computer:
             continue
-        score = result.score(seat.number)
+        score = result.score(seat.number) if result else None
         out.append(
             Placing(
                 seat.player_id,
-                result.ranks[seat.number],
+                result.ranks[seat.number] if result else 1,
                 float(score) if isinstance(score, (int, float)) else None,
             )
         )
@@ -82,6 +97,13 @@ def league_scope(game: Game) -> League | None:
     return league if league is not None and league.counts(game.game_type) else None
 
 
+def season_scope(game: Game, league: League | None) -> Season | None:
+    """The league's season the game counts for: the one running the day it ended."""
+    if league is None:
+        return None
+    return league.current_season(timezone.localdate(played_at(game)))
+
+
 # --- Applying one game ---------------------------------------------------------------------
 def rate_game(game_id: int) -> RatedGame | None:
     """Decide and apply the rating of one finished game, once."""
@@ -97,14 +119,20 @@ def rate_game(game_id: int) -> RatedGame | None:
         seats = list(Seat.objects.filter(game_id=game_id))
         skip = skip_reason(game, seats)
         league = league_scope(game)
-        decision = RatedGame.objects.create(game=game, rated=not skip, skipped=skip, league=league)
+        season = season_scope(game, league)
+        decision = RatedGame.objects.create(
+            game=game, rated=not skip, skipped=skip, league=league, season=season
+        )
         if not skip:
             played = Played(game.pk, played_at(game), placings(game, seats))
-            # Always overall first, then the league: one global lock order, so two games
-            # finishing together for the same players wait for each other, not deadlock.
+            # Always overall first, then the league, then its season: one global lock
+            # order, so two games finishing together for the same players wait for each
+            # other, not deadlock.
             _apply(played, game.game_type, None)
             if league is not None:
                 _apply(played, game.game_type, league)
+                if season is not None:
+                    _apply(played, game.game_type, league, season)
                 LeagueMember.objects.bulk_create(
                     [LeagueMember(league=league, player_id=p.player_id) for p in played.placings],
                     ignore_conflicts=True,
@@ -113,9 +141,15 @@ def rate_game(game_id: int) -> RatedGame | None:
     return decision
 
 
-def _lock_ratings(player_ids: list[int], game_type: str, league: League | None):
+def _scope(game_type: str, league: League | None, season: Season | None = None):
+    return Rating.objects.filter(game_type=game_type, league=league, season=season)
+
+
+def _lock_ratings(
+    player_ids: list[int], game_type: str, league: League | None, season: Season | None = None
+):
     """The scope's rating rows of these players, created if missing, locked in pk order."""
-    scope = Rating.objects.filter(game_type=game_type, league=league)
+    scope = _scope(game_type, league, season)
     have = set(scope.filter(player_id__in=player_ids).values_list("player_id", flat=True))
     fresh = Skill()
     missing = [
@@ -123,6 +157,7 @@ def _lock_ratings(player_ids: list[int], game_type: str, league: League | None):
             player_id=pid,
             game_type=game_type,
             league=league,
+            season=season,
             mu=fresh.mu,
             sigma=fresh.sigma,
             ordinal=fresh.ordinal,
@@ -138,8 +173,10 @@ def _lock_ratings(player_ids: list[int], game_type: str, league: League | None):
     return {r.player_id: r for r in rows}
 
 
-def _apply(played: Played, game_type: str, league: League | None) -> None:
-    ratings = _lock_ratings([p.player_id for p in played.placings], game_type, league)
+def _apply(
+    played: Played, game_type: str, league: League | None, season: Season | None = None
+) -> None:
+    ratings = _lock_ratings([p.player_id for p in played.placings], game_type, league, season)
     start = {pid: Skill(r.mu, r.sigma) for pid, r in ratings.items()}
     skills, _counts, changes = fold([played], start)
     for pid, skill in skills.items():
@@ -178,18 +215,23 @@ def redecide(game: Game) -> None:
         seats = list(Seat.objects.filter(game_id=game.pk))
         skip = skip_reason(game, seats)
         league = league_scope(game)
+        season = season_scope(game, league)
         before = RatedGame.objects.filter(game=game).first()
         RatedGame.objects.update_or_create(
-            game=game, defaults={"rated": not skip, "skipped": skip, "league": league}
+            game=game,
+            defaults={"rated": not skip, "skipped": skip, "league": league, "season": season},
         )
         rebuild(game.game_type, None)
         # The league it counts for now, and the one it counted for before (if moved).
         leagues = {league, before.league if before else None} - {None}
         for scope in sorted(leagues, key=lambda x: x.pk):
             rebuild(game.game_type, scope)
+        seasons = {season, before.season if before else None} - {None}
+        for scope in sorted(seasons, key=lambda x: x.pk):
+            rebuild(game.game_type, scope.league, scope)
 
 
-def rebuild(game_type: str, league: League | None) -> int:
+def rebuild(game_type: str, league: League | None, season: Season | None = None) -> int:
     """Recompute one scope from its rated games, oldest first. Returns the games used."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
@@ -203,6 +245,8 @@ def rebuild(game_type: str, league: League | None) -> int:
         decisions = RatedGame.objects.filter(rated=True, game__game_type=game_type)
         if league is not None:
             decisions = decisions.filter(league=league)
+        if season is not None:
+            decisions = decisions.filter(season=season)
         games = list(
             Game.objects.filter(pk__in=decisions.values("game_id"))
             .prefetch_related("seats")
@@ -210,12 +254,14 @@ def rebuild(game_type: str, league: League | None) -> int:
         )
         played = [Played(g.pk, played_at(g), placings(g, list(g.seats.all()))) for g in games]
         skills, counts, changes = fold(played)
-        scope = Rating.objects.filter(game_type=game_type, league=league)
+        scope = _scope(game_type, league, season)
         RatingChange.objects.filter(rating__in=scope).delete()
         scope.exclude(player_id__in=list(skills)).delete()
         existing = {r.player_id: r for r in scope}
         for pid, skill in skills.items():
-            rating = existing.get(pid) or Rating(player_id=pid, game_type=game_type, league=league)
+            rating = existing.get(pid) or Rating(
+                player_id=pid, game_type=game_type, league=league, season=season
+            )
             rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
             rating.games = counts[pid]
             existing[pid] = rating
@@ -226,3 +272,25 @@ def rebuild(game_type: str, league: League | None) -> int:
         # bulk_create sets pks on PostgreSQL and SQLite alike (RETURNING).
         RatingChange.objects.bulk_create([_change_row(existing, c) for c in changes])
     return len(played)
+
+
+def rebuild_season(season: Season) -> int:
+    """A season's dates changed (or it was added after games were played): decide again
+    which of the league's rated games fall in it and rebuild its tables, and those of the
+    seasons that lost games to it. Returns the games the season now holds."""
+    with transaction.atomic():
+        league = season.league
+        decisions = RatedGame.objects.filter(league=league).select_related("game")
+        touched = {season.pk: season}
+        for decision in decisions:
+            now = season_scope(decision.game, league)
+            if (now.pk if now else None) != decision.season_id:
+                for s in (now, decision.season):
+                    if s is not None:
+                        touched[s.pk] = s
+                decision.season = now
+                decision.save(update_fields=["season"])
+        for s in touched.values():
+            for game_type in league.game_types:
+                rebuild(game_type, league, s)
+    return RatedGame.objects.filter(season=season, rated=True).count()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Avg, Count, Max, OuterRef, Prefetch, Q, Subquery
+from django.db.models import Avg, Count, Max, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -45,26 +45,16 @@ def season_bounds(season: Season) -> tuple[datetime, datetime | None]:
 def table(league: League, game_type: str, season: Season | None = None) -> list[Row]:
     """The standings of one game in a league, all-time or in a season, best first.
 
-    Rating: all-time, the current league rating; in a season, the rating after the
-    player's last game of the season (ratings run on across seasons). Games, wins (first
-    place, shared on a tie) and average score count the rated games only."""
-    changes = RatingChange.objects.filter(rating__league=league, rating__game_type=game_type)
-    if season is not None:
-        start, end = season_bounds(season)
-        changes = changes.filter(played_at__gte=start)
-        if end is not None:
-            changes = changes.filter(played_at__lt=end)
-    group = ["rating_id", "rating__player_id", "rating__player__display_name"]
-    if season is None:
-        group.append("rating__ordinal")
+    Rating: all-time, the current league rating; in a season, the player's rating of that
+    season, which starts afresh with the season (the all-time rating runs on). Games, wins
+    (first place, shared on a tie) and average score count the rated games only."""
+    changes = RatingChange.objects.filter(
+        rating__league=league, rating__game_type=game_type, rating__season=season
+    )
+    group = ["rating_id", "rating__player_id", "rating__player__display_name", "rating__ordinal"]
     rows = changes.values(*group).annotate(
         n=Count("id"), won=Count("id", filter=Q(rank=1)), avg=Avg("score"), last=Max("played_at")
     )
-    if season is not None:
-        last_in_season = changes.filter(rating_id=OuterRef("rating_id")).order_by(
-            "-played_at", "-id"
-        )
-        rows = rows.annotate(rating__ordinal=Subquery(last_in_season.values("ordinal_after")[:1]))
     ordered = sorted(
         rows,
         key=lambda r: (-r["rating__ordinal"], -r["n"], r["rating__player__display_name"]),
@@ -194,11 +184,18 @@ def running_matches(league: League) -> list[GameLine]:
 
 # --- Players -------------------------------------------------------------------------------
 def player_ratings(player: Player) -> list[Rating]:
-    """A player's ratings, overall ones first, then per league."""
-    ratings = Rating.objects.filter(player=player).select_related("league")
+    """A player's ratings, overall ones first, then per league: all-time, then each
+    season, newest first (a season's rating started afresh with it)."""
+    ratings = Rating.objects.filter(player=player).select_related("league", "season")
     return sorted(
         ratings,
-        key=lambda r: (r.league is not None, r.league.name if r.league else "", r.game_type),
+        key=lambda r: (
+            r.league is not None,
+            r.league.name if r.league else "",
+            r.game_type,
+            r.season is not None,
+            -r.season.starts_on.toordinal() if r.season else 0,
+        ),
     )
 
 
@@ -206,12 +203,15 @@ HISTORY_POINTS = 300  # per series: enough for a chart, bounded for the page
 
 
 def history(player: Player, ratings: list[Rating] | None = None) -> list[dict]:
-    """The rating-history series of a player: one per rating, oldest point first."""
+    """The rating-history series of a player: one per rating, oldest point first. A
+    season's rating repeats its league's games from a fresh start: the chart draws the
+    overall and league ratings, the table lists the seasons'."""
     labels = dict(catalog.choices())
     ratings = player_ratings(player) if ratings is None else ratings
+    ratings = [r for r in ratings if r.season_id is None]
     by_rating: dict[int, list] = {r.pk: [] for r in ratings}
     changes = (
-        RatingChange.objects.filter(rating__player=player)
+        RatingChange.objects.filter(rating__player=player, rating__season=None)
         .order_by("-played_at", "-id")
         .values_list("rating_id", "played_at", "ordinal_after", "game_id")
     )

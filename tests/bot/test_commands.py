@@ -150,3 +150,41 @@ def test_set_webhook_needs_a_secret(settings, recorder):
     settings.TELEGRAM_WEBHOOK_SECRET = ""
     with pytest.raises(CommandError):
         call_command("set_webhook", "https://catclub.example/telegram/webhook")
+
+
+def _running_bon_appetit(telegram, recorder):
+    from tests.bot.play import Table
+
+    group = telegram.group()
+    anna, bruno, carla = (telegram.user(n) for n in ("Anna", "Bruno", "Carla"))
+    anna.start_bot()
+    bruno.start_bot()
+    anna.say(group, "/new bon_appetit")
+    table = Table(telegram, recorder, group, [anna, bruno])
+    table.tap(bruno, table.lobby(), "Join")
+    table.tap(anna, table.lobby(), "Start")
+    return group, table, anna, bruno, carla
+
+
+def test_cancel_of_a_running_game_is_the_creators_forfeit(telegram, recorder):
+    """Issue 15: cancelling a running game no longer dodges the rating."""
+    from games.play.models import Seat
+    from games.ratings.models import RatingChange
+
+    group, table, anna, _bruno, _carla = _running_bon_appetit(telegram, recorder)
+    anna.say(group, "/cancel")
+    game = table.game()
+    assert game.status == "aborted"
+    assert "forfeits" in recorder.last(group["id"]).text
+    seat = Seat.objects.get(game=game, player__telegram_id=anna.id)
+    assert seat.forfeited
+    change = RatingChange.objects.get(game=game, rating__player=seat.player, rating__league=None)
+    assert change.rank == 2 and change.delta < 0
+
+
+def test_a_chat_admin_not_at_the_table_cannot_cancel_a_running_game(telegram, recorder):
+    group, table, _anna, _bruno, carla = _running_bon_appetit(telegram, recorder)
+    recorder.admins[group["id"]] = {carla.id}
+    carla.say(group, "/cancel")
+    assert table.game().status == "running"
+    assert "moderator" in recorder.last(group["id"]).text

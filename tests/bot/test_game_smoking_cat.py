@@ -2,6 +2,7 @@
 throw-downs."""
 
 from games.leagues.models import League
+from games.leagues.services import issue_join_code
 from games.play.models import GameStatus
 from tests.bot.leaks import check_calls
 from tests.bot.play import Table, answered_once
@@ -33,12 +34,9 @@ def test_smoking_cat_match_is_played_for_the_league_word(telegram, recorder):
     anna.start_bot()
     bruno.start_bot()
 
-    # An administrator links the group to the league in /settings.
-    anna.say(group, "/settings")
-    settings_message = recorder.last(group["id"])
+    # An administrator links the group to the league with its join code in /settings.
+    anna.say(group, f"/settings {issue_join_code(league)}")
     table = Table(telegram, recorder, group, [anna, bruno])
-    table.tap(anna, settings_message, data="s:leagues")
-    table.tap(anna, recorder.last(group["id"]), data=f"s:league:{league.pk}")
     assert "Gatti di Praga" in recorder.last(group["id"]).text
 
     game = table.open_lobby("smoking_cat", anna, [bruno], computers=2)

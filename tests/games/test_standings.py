@@ -66,7 +66,7 @@ def test_all_time_felix_standings(s):
     assert [row.rank for row in rows] == [1, 2, 3, 4]
 
 
-def test_season_standings_use_the_season_games_and_the_rating_at_its_end(s):
+def test_season_standings_use_the_season_games_and_ratings_that_start_afresh(s):
     exp = expected_ratings()
     spring = rows_by_name(standings.table(s.league, "felix", s.spring))
     assert set(spring) == {"Anna", "Bruno", "Carla"}
@@ -78,8 +78,8 @@ def test_season_standings_use_the_season_games_and_the_rating_at_its_end(s):
         0,
         30,
     )
-    # The rating after each player's last game of the season (g2 for Anna and Bruno, g1
-    # for Carla), not the rating they have today.
+    # Each season's ratings start afresh: spring began with g1, so its ratings are the
+    # ones after g2 for Anna and Bruno and after g1 for Carla.
     assert spring["Anna"].rating == pytest.approx(exp["g2"]["A"].ordinal())
     assert spring["Bruno"].rating == pytest.approx(exp["g2"]["B"].ordinal())
     assert spring["Carla"].rating == pytest.approx(exp["g1"]["C"].ordinal())
@@ -89,7 +89,13 @@ def test_season_standings_use_the_season_games_and_the_rating_at_its_end(s):
     assert (april["Bruno"].games, april["Bruno"].wins, april["Bruno"].average_score) == (1, 1, 40)
     assert (april["Carla"].games, april["Carla"].wins, april["Carla"].average_score) == (1, 1, 40)
     assert (april["Dario"].games, april["Dario"].wins, april["Dario"].average_score) == (1, 0, 10)
-    assert april["Dario"].rating == pytest.approx(exp["g3"]["D"].ordinal())
+    # April starts everyone afresh (issue 15: the season reset): g3 alone, not the
+    # ratings Bruno and Carla brought from spring, which the all-time table keeps.
+    b, c, d = (t[0] for t in OS.rate([[OS.rating()] for _ in range(3)], ranks=[1, 1, 3]))
+    assert april["Bruno"].rating == pytest.approx(b.ordinal())
+    assert april["Carla"].rating == pytest.approx(c.ordinal())
+    assert april["Dario"].rating == pytest.approx(d.ordinal())
+    assert april["Bruno"].rating != pytest.approx(exp["g3"]["B"].ordinal())
 
 
 def test_tied_ratings_share_a_place(s):

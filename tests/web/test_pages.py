@@ -237,3 +237,20 @@ def test_a_running_games_replay_is_built_once_per_version(client, db, monkeypatc
     Game.objects.filter(pk=match.pk).update(version=match.version + 1)
     client.get(url)
     assert built == [match.version, match.version + 1]
+
+
+def test_player_page_lists_each_seasons_rating(client, seeded):
+    """Issue 15: a season's rating starts afresh; the player page keeps each season's."""
+    response = client.get(reverse("web:player", args=[seeded.bruno.pk]))
+    html = response.content.decode()
+    assert "Gatti di Roma · Spring 2026" in html and "Gatti di Roma · April 2026" in html
+    assert f"?season={seeded.spring.pk}" in html
+
+
+def test_league_page_season_table_starts_afresh(client, seeded):
+    response = client.get(
+        reverse("web:league", args=[seeded.league.slug]), {"season": seeded.april.pk}
+    )
+    html = response.content.decode()
+    assert "each season starts everyone afresh" in html
+    assert "rated as last" in html
