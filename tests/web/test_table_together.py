@@ -27,7 +27,8 @@ def test_two_browsers_play_felix_together_with_a_computer(page, chromium, live_s
         bea.fill("#name", "Bea")
         bea.click("form.row button.primary")
         assert "Bea" in bea.locator("ol.seats").inner_text()
-        page.reload()
+        # Ann's lobby follows by itself (it reloads when someone takes a seat).
+        page.wait_for_function("() => document.querySelector('ol.seats').innerText.includes('Bea')")
         page.click("section.lobby button.primary")  # Ann starts the table
         page.wait_for_selector(".tablebox")
         bea.wait_for_selector(".tablebox")  # Bea's page follows without a reload
