@@ -18,10 +18,11 @@ from games.leagues.models import League, LeagueChat, LeagueMember, Season
 from games.moderation import services as moderation
 from games.moderation.models import ModerationAction, ModerationKind
 from games.play.errors import GameError
-from games.play.models import Game, GameStatus, Move, Player, Seat
+from games.play.models import ENDED_STATUSES, Game, GameStatus, Move, Player, Seat
 from games.ratings import service as ratings
 from games.ratings.models import RatedGame, Rating, RatingChange
 
+from . import secrets
 from .forms import BanForm, LeagueForm, ReasonForm
 from .models import User
 
@@ -91,6 +92,19 @@ class PermissionsMixin:
 
     def has_letters_permission(self, request) -> bool:
         return moderation.allowed(request.user, ModerationKind.AWARD_LETTER)
+
+
+class SecretLookupsMixin:
+    """Changelist lookups on secret fields (``?seed__lt=…``, ``?action__startswith=…``)
+    would find an open game's seed or a face-down card one query at a time: only staff
+    who may see secrets may use them."""
+
+    def lookup_allowed(self, lookup, value, request=None) -> bool:
+        if secrets.secret_lookup(lookup) and not secrets.may_see_secrets(
+            getattr(request, "user", None)
+        ):
+            return False
+        return super().lookup_allowed(lookup, value, request)
 
 
 # --- Players -------------------------------------------------------------------------------
@@ -245,9 +259,42 @@ class SeatInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+# The fields the game's play sets; read-only here: moderators change games through the
+# moderation actions (a reason, a record), never by editing the row.
+GAME_FIELDS = (
+    "game_type",
+    "chat_id",
+    "league",
+    "status",
+    "created_by",
+    "seed_shown",
+    "options_shown",
+    "version",
+    "turn_seconds",
+    "deadline",
+    "result_shown",
+    "abort_reason",
+    "abort_note",
+    "auto_play",
+    "flagged_not_rated",
+    "not_rated_reason",
+    "rating_decision_shown",
+    "links",
+    "created_at",
+    "started_at",
+    "finished_at",
+)
+
 
 @admin.register(Game)
-class GameAdmin(PermissionsMixin, admin.ModelAdmin):
+class GameAdmin(SecretLookupsMixin, PermissionsMixin, admin.ModelAdmin):
     list_display = (
         "id",
         "game_type",
@@ -262,30 +309,52 @@ class GameAdmin(PermissionsMixin, admin.ModelAdmin):
     list_filter = ("game_type", "status", "league", "flagged_not_rated")
     search_fields = ("=id", "=chat_id", "seats__player__display_name")
     list_select_related = ("league",)
-    readonly_fields = (
-        "game_type",
-        "chat_id",
-        "status",
-        "created_by",
-        "seed",
-        "options",
-        "version",
-        "deadline",
-        "result",
-        "abort_reason",
-        "abort_note",
-        "auto_play",
-        "flagged_not_rated",
-        "not_rated_reason",
-        "rating_decision_shown",
-        "links",
-        "created_at",
-        "started_at",
-        "finished_at",
-    )
+    fields = GAME_FIELDS
+    # Only a finished or aborted game's league may change (it then counts there).
+    readonly_fields = tuple(f for f in GAME_FIELDS if f != "league")
     date_hierarchy = "created_at"
     inlines = [SeatInline]
     actions = ["abort", "flag_not_rated", "unflag_not_rated"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None or obj.is_open:
+            return GAME_FIELDS
+        return self.readonly_fields
+
+    def has_add_permission(self, request) -> bool:
+        return False  # games start in the chats and on the site, through the services
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        if obj is not None and obj.is_open:
+            return False  # an open game ends by the abort action (a reason, a record)
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        # Bulk deletion would take open games too; a game is deleted from its own page.
+        actions.pop("delete_selected", None)
+        return actions
+
+    def get_queryset(self, request):
+        return secrets.with_clearance(super().get_queryset(request), request.user)
+
+    @admin.display(description=_("seed"))
+    def seed_shown(self, obj):
+        if secrets.hidden(obj, obj):
+            return secrets.placeholder()
+        return "–" if obj.seed is None else str(obj.seed)
+
+    @admin.display(description=_("options"))
+    def options_shown(self, obj):
+        if secrets.hidden(obj, obj):
+            return secrets.placeholder()
+        return secrets.pretty_json(obj.options)
+
+    @admin.display(description=_("result"))
+    def result_shown(self, obj):
+        if secrets.hidden(obj, obj):
+            return secrets.placeholder()
+        return secrets.pretty_json(obj.result)
 
     @admin.display(description=_("rating"))
     def rating_decision_shown(self, obj) -> str:
@@ -351,7 +420,10 @@ class GameAdmin(PermissionsMixin, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(PermissionsMixin, admin.ModelAdmin):
+class SeatAdmin(SecretLookupsMixin, PermissionsMixin, admin.ModelAdmin):
+    """Seats are read-only: who plays a seat changes only through the moderation actions
+    (hand it to a computer, ban its player), each with a reason and a record."""
+
     list_display = (
         "game",
         "number",
@@ -364,8 +436,18 @@ class SeatAdmin(PermissionsMixin, admin.ModelAdmin):
     list_filter = ("replaced_by_computer", "strategy", "game__game_type", "game__status")
     search_fields = ("=game__id", "player__display_name", "player__username")
     list_select_related = ("game", "player")
-    raw_id_fields = ("game", "player")
+    fields = ("game", "number", "player", "strategy", "replaced_by_computer", "timeouts")
+    readonly_fields = fields
     actions = ["seat_to_computer", "award_letter", "remove_letter"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
     @admin.display(description=_("game status"), ordering="game__status")
     def game_status(self, obj) -> str:
@@ -424,25 +506,95 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(ReadOnlyAdmin):
+class MoveAdmin(SecretLookupsMixin, ReadOnlyAdmin):
+    """The move log. An open game's actions, rejection reasons and private events are
+    shown only to staff who may see secrets (``admin_ui.secrets``); searching by action
+    finds only ended games' moves for the others."""
+
     list_display = ("game", "seq", "seat", "action", "source", "status", "created_at")
     list_filter = ("status", "source", "game__game_type")
     search_fields = ("=game__id", "action", "key")
     list_select_related = ("game",)
-    readonly_fields = (
+    fields = (
         "game",
         "key",
         "seat",
-        "action",
+        "action_shown",
         "source",
         "seen_version",
         "status",
         "seq",
-        "reason",
+        "reason_shown",
         "note",
+        "events_shown",
         "created_at",
         "processed_at",
     )
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request).select_related("game")
+        return secrets.with_clearance(queryset, request.user)
+
+    def get_list_display(self, request):
+        if secrets.may_see_secrets(request.user):
+            return self.list_display
+        # No ordering by the column either: the order of face-down cards is a secret too.
+        return tuple("action_shown" if f == "action" else f for f in self.list_display)
+
+    def get_search_fields(self, request):
+        if secrets.may_see_secrets(request.user):
+            return self.search_fields
+        return tuple(f for f in self.search_fields if f != "action")
+
+    def get_search_results(self, request, queryset, search_term):
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        term = search_term.strip()
+        if term and not secrets.may_see_secrets(request.user):
+            # Actions are searched in finished and aborted games only.
+            ended = queryset.filter(game__status__in=ENDED_STATUSES, action__icontains=term)
+            found = found | ended
+        return found, duplicates
+
+    @admin.display(description=_("action"))
+    def action_shown(self, obj):
+        return secrets.placeholder() if secrets.hidden(obj, obj.game) else obj.action
+
+    @admin.display(description=_("rejection reason"))
+    def reason_shown(self, obj):
+        if not obj.reason:
+            return "–"
+        return secrets.placeholder() if secrets.hidden(obj, obj.game) else obj.reason
+
+    @admin.display(description=_("events"))
+    def events_shown(self, obj):
+        if secrets.hidden(obj, obj.game):
+            return secrets.pretty_json(secrets.public_events(obj.events))
+        return secrets.pretty_json(obj.events)
+
+    def label(self, request, obj) -> str:
+        """The move as its pages name it (``str(move)`` names its action)."""
+        if secrets.hidden(obj, obj.game):
+            return f"{obj.game_id}#{obj.seq or '-'} seat {obj.seat}"
+        return str(obj)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, object_id)
+        if obj is not None:
+            extra_context = {**(extra_context or {}), "subtitle": self.label(request, obj)}
+            extra_context["object_label"] = extra_context["subtitle"]
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def history_view(self, request, object_id, extra_context=None):
+        obj = self.get_object(request, object_id)
+        if obj is not None:
+            label = self.label(request, obj)
+            extra_context = {
+                **(extra_context or {}),
+                "title": _("Change history: %s") % label,
+                "object_label": label,
+            }
+        return super().history_view(request, object_id, extra_context)
 
 
 # --- Ratings and the moderation log ---------------------------------------------------------

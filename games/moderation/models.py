@@ -65,6 +65,8 @@ class ModerationAction(models.Model):
             ("replace_seat", _("Can hand a seat to a computer")),
             ("flag_game", _("Can flag games as not rated")),
             ("adjust_letters", _("Can award and remove Smoking Cat letters")),
+            # The seed, options, state and hidden moves of open games (admin_ui.secrets).
+            ("view_secrets", _("Can see the seed, state and hidden moves of open games")),
         ]
         constraints = [
             models.CheckConstraint(condition=~Q(reason=""), name="moderation_has_reason"),
