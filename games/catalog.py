@@ -327,6 +327,16 @@ register(
         ),
         interpretations=(
             (
+                "B13a",
+                _(
+                    "A hand-stacked table can flip forever: when the position repeats one seen"
+                    " earlier in the game (every pile, the common pile, the tokens, whose turn"
+                    " it is and any chase), the game ends at once, the common pile belongs to"
+                    " nobody and the players are ranked as usual. A game also ends after"
+                    " 2,000 flips, which no shuffled deal has come near."
+                ),
+            ),
+            (
                 "B2",
                 _("The 18 mouse cards: six each with 1, 2 and 3 paw prints."),
             ),

@@ -93,7 +93,11 @@ def league_detail(request, slug: str):
 
 @require_safe
 def player_detail(request, pk: int):
-    player = get_object_or_404(Player, pk=pk)
+    # Only people who sat at a table that started have a public page: someone who only
+    # talked to the bot (/help) is nobody's business.
+    player = get_object_or_404(
+        Player.objects.filter(seats__game__started_at__isnull=False).distinct(), pk=pk
+    )
     ratings = standings.player_ratings(player)
     context = {
         "player": player,

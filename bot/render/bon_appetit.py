@@ -113,12 +113,19 @@ def event_line(ev: dict, ctx: Ctx) -> str | None:
         if ev["winner"] is None:
             return _("The mouse got away; nobody wins the pile.")
         return _("The mouse got away: %(name)s wins the pile.") % {"name": ctx.name(ev["winner"])}
+    if kind == "game_end" and ev.get("reason") in ("repeat", "flip_limit"):
+        return ended_in_a_loop()
     if kind == "pile_won":
         return _("%(name)s takes %(cards)d cards.") % {
             "name": ctx.name(ev["seat"]),
             "cards": ev["cards"],
         }
     return None
+
+
+def ended_in_a_loop() -> str:
+    """B13a: the table would have flipped forever."""
+    return _("The cards went round in a circle: the game ends here (B13a).")
 
 
 def notice(ev: dict, ctx: Ctx) -> str | None:

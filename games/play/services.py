@@ -183,12 +183,17 @@ def add_computer(game: Game, strategy: str | None = None) -> Seat:
 def remove_seat(
     game: Game, number: int, by: Player | None = None, *, is_chat_admin: bool = False
 ) -> None:
-    """Take a seat (a computer, or a player who cannot be reached) out of the lobby."""
+    """Take a seat (a computer, or a player who cannot be reached) out of the lobby. A
+    player who can be reached leaves by themselves: nobody else removes them."""
     with transaction.atomic():
         game = _lock_lobby(game.pk)
         _check_may_manage(game, by, is_chat_admin)
-        if not game.seats.filter(number=number).delete()[0]:
+        seat = game.seats.select_related("player").filter(number=number).first()
+        if seat is None:
             raise errors.NotSeated()
+        if by is not None and seat.player is not None and seat.player.reachable:
+            raise errors.NotAllowed()
+        seat.delete()
     notify(game)
 
 

@@ -251,3 +251,18 @@ def test_language_and_reachability(db):
     assert services.set_reachable(player, True) is False  # no change the second time
     player.refresh_from_db()
     assert (player.language, player.reachable) == ("it", True)
+
+
+def test_the_creator_removes_only_computers_and_unreachable_players(lobby):
+    """Issue 15: a lobby's creator may not throw out a player who can be reached."""
+    game, (anna, bruno) = lobby("felix", humans=2, computers=1)
+    bruno_seat = game.seats.get(player=bruno).number
+    Player.objects.filter(pk=bruno.pk).update(reachable=True)
+    with pytest.raises(errors.NotAllowed):
+        services.remove_seat(game, bruno_seat, by=anna)
+    assert game.seats.filter(player=bruno).exists()
+    computer = game.seats.get(player=None).number
+    services.remove_seat(game, computer, by=anna)
+    Player.objects.filter(pk=bruno.pk).update(reachable=False)
+    services.remove_seat(game, bruno_seat, by=anna)
+    assert list(game.seats.values_list("player", flat=True)) == [anna.pk]

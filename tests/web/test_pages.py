@@ -254,3 +254,12 @@ def test_league_page_season_table_starts_afresh(client, seeded):
     html = response.content.decode()
     assert "each season starts everyone afresh" in html
     assert "rated as last" in html
+
+
+def test_someone_who_only_talked_to_the_bot_has_no_public_page(client, db):
+    """Issue 15: a person who only sent /help is not listed under their full name."""
+    lurker = PlayerFactory(display_name="Lurking Larry")
+    assert client.get(reverse("web:player", args=[lurker.pk])).status_code == 404
+    game = played("felix", [lurker, *players(2)], 0)
+    assert game.started_at is not None
+    assert client.get(reverse("web:player", args=[lurker.pk])).status_code == 200

@@ -50,6 +50,8 @@ def event_text(ev: dict, names: list[str], view: dict) -> str | None:
         if ev["winner"] is None:
             return _("The mouse got away; nobody wins the pile.")
         return _("The mouse got away: %(name)s wins the pile.") % {"name": name(ev["winner"])}
+    if kind == "game_end" and ev.get("reason") in ("repeat", "flip_limit"):
+        return _("The cards went round in a circle: the game ends here (B13a).")
     if kind == "pile_won":
         return _("%(name)s takes %(cards)d cards.") % {
             "name": name(ev["seat"]),

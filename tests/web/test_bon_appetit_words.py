@@ -1,0 +1,20 @@
+"""B13a in words: a game that ends because its table went round in a circle says so, on
+the web table and in Telegram, in the reader's language."""
+
+from django.utils import translation
+
+from admin_ui.public.tables import bon_appetit as web
+from bot.render import bon_appetit as telegram
+from bot.render.common import Ctx
+
+
+def test_B13a_the_end_of_a_looping_table_is_told_in_words():
+    ended = {"type": "game_end", "reason": "repeat", "seat": 0, "to": None}
+    capped = {**ended, "reason": "flip_limit"}
+    ctx = Ctx(1, 1, "bon_appetit", ["Ann", "Bea"])
+    for ev in (ended, capped):
+        assert "B13a" in web.event_text(ev, ["Ann", "Bea"], {})
+        assert "B13a" in telegram.event_line(ev, ctx)
+    with translation.override("it"):
+        assert web.event_text(ended, ["Ann", "Bea"], {}).startswith("Le carte girano")
+    assert web.event_text({**ended, "reason": "tokens"}, ["Ann", "Bea"], {}) is None
