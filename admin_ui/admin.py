@@ -14,6 +14,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from games.leagues import services as leagues
 from games.leagues.models import League, LeagueChat, LeagueMember, Season
 from games.moderation import services as moderation
 from games.moderation.models import ModerationAction, ModerationKind
@@ -211,10 +212,34 @@ class LeagueAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug", "description")
     prepopulated_fields = {"slug": ("name",)}
     inlines = [SeasonInline, LeagueChatInline, LeagueMemberInline]
+    readonly_fields = ("join_code",)
     fieldsets = (
         (None, {"fields": ("name", "slug", "description", "is_active")}),
         (_("Games"), {"fields": ("game_types", "game_word", "turn_seconds")}),
+        # A group joins with this code only (/settings <code> in the group): the league
+        # approves every chat whose games count for it.
+        (_("Joining"), {"fields": ("join_code",)}),
     )
+    actions = ["issue_code", "revoke_code"]
+
+    @admin.action(description=_("Issue a new join code (the old one stops working)"))
+    def issue_code(self, request, queryset):
+        for league in queryset:
+            code = leagues.issue_join_code(league)
+            self.message_user(request, _("%(league)s: %(code)s") % {"league": league, "code": code})
+
+    @admin.action(description=_("Revoke the join code (no group can join)"))
+    def revoke_code(self, request, queryset):
+        for league in queryset:
+            leagues.revoke_join_code(league)
+        self.message_user(request, _("Join codes revoked."))
+
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.model is Season:
+            # A season added or moved takes its games: its table is built again.
+            for season in [*formset.new_objects, *(obj for obj, _f in formset.changed_objects)]:
+                ratings.rebuild_season(season)
 
     @admin.display(description=_("games counted"))
     def counted(self, obj) -> str:
@@ -229,6 +254,10 @@ class SeasonAdmin(admin.ModelAdmin):
     search_fields = ("name", "league__name")
     list_select_related = ("league",)
     date_hierarchy = "starts_on"
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        ratings.rebuild_season(obj)  # its games, and its table, follow its dates
 
 
 @admin.register(LeagueMember)
