@@ -163,8 +163,12 @@ def test_smoking_cat_passes_are_hidden(client, looker, admin_client):
         html(client, reverse("admin:games_move_changelist"), game__id__exact=game.pk),
         html(client, reverse("admin:games_move_change", args=[move.pk])),
     ]
+    # A card's code is two letters, which a random token on the page may hold: look for it
+    # as the events write it, quoted.
+    quoted = [f'"{cards}"', f"&quot;{cards}&quot;", f"&#x27;{cards}&#x27;", f"'{cards}'"]
     for page in pages:
-        assert action not in page and cards not in page
+        assert action not in page
+        assert not any(q in page for q in quoted)
     assert action in html(admin_client, reverse("admin:games_move_change", args=[move.pk]))
 
 
