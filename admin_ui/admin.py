@@ -448,8 +448,21 @@ class GameAdmin(SecretLookupsMixin, PermissionsMixin, admin.ModelAdmin):
         )
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records written by the code only: read, never edited by hand."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(Seat)
-class SeatAdmin(SecretLookupsMixin, PermissionsMixin, admin.ModelAdmin):
+class SeatAdmin(SecretLookupsMixin, PermissionsMixin, ReadOnlyAdmin):
     """Seats are read-only: who plays a seat changes only through the moderation actions
     (hand it to a computer, ban its player), each with a reason and a record."""
 
@@ -468,15 +481,6 @@ class SeatAdmin(SecretLookupsMixin, PermissionsMixin, admin.ModelAdmin):
     fields = ("game", "number", "player", "strategy", "replaced_by_computer", "timeouts")
     readonly_fields = fields
     actions = ["seat_to_computer", "award_letter", "remove_letter"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     @admin.display(description=_("game status"), ordering="game__status")
     def game_status(self, obj) -> str:
@@ -519,19 +523,6 @@ class SeatAdmin(SecretLookupsMixin, PermissionsMixin, admin.ModelAdmin):
                 seat.game, seat.number, by=user, reason=data["reason"]
             ),
         )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Records written by the code only: read, never edited by hand."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(Move)
