@@ -5,7 +5,27 @@ from __future__ import annotations
 
 import random
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from tests.web.browser import PHONE
+
+
+def click_one(page, rng: random.Random) -> bool:
+    """Click one of the choices on offer now. The table may be redrawn under the click (the
+    long poll brought another player's move): then nothing was clicked, and the caller
+    looks again. Returns whether a choice was clicked."""
+    options = page.locator(".choices .opt:visible:not([disabled])")
+    n = options.count()
+    if n == 0:
+        return False
+    try:
+        options.nth(rng.randrange(n)).click(timeout=2_000)
+        confirm = page.locator(".choices .confirm:visible .do:visible")
+        if confirm.count():
+            confirm.click(timeout=2_000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def start_from_home(page, base: str, slug: str, computers: int, name: str = "Ann") -> None:
@@ -27,19 +47,8 @@ def play_by_clicking(page, max_clicks: int, seed: int = 7) -> int:
         page.wait_for_selector(".final, .choices .opt:visible:not([disabled])")
         if page.locator(".final").count():
             return clicks
-        options = page.locator(".choices .opt:visible:not([disabled])")
-        n = options.count()
-        if n == 0:
-            continue
-        options.nth(rng.randrange(n)).click()
-        clicks += 1
-        confirm = page.locator(".choices .confirm:visible .do:visible")
-        if confirm.count():
-            confirm.click()
+        clicks += click_one(page, rng)
     raise AssertionError(f"no final screen after {max_clicks} clicks")
-
-
-__all__ = ["PHONE", "play_by_clicking", "start_from_home"]
 
 
 def play_together(pages: list, max_clicks: int, seed: int = 11) -> int:
@@ -52,14 +61,12 @@ def play_together(pages: list, max_clicks: int, seed: int = 11) -> int:
             return clicks
         moved = False
         for page in pages:
-            options = page.locator(".choices .opt:visible:not([disabled])")
-            if options.count():
-                options.nth(rng.randrange(options.count())).click()
-                confirm = page.locator(".choices .confirm:visible .do:visible")
-                if confirm.count():
-                    confirm.click()
+            if click_one(page, rng):
                 clicks += 1
                 moved = True
         if not moved:
             pages[0].wait_for_timeout(100)
     raise AssertionError(f"no final screen after {max_clicks} clicks")
+
+
+__all__ = ["PHONE", "click_one", "play_by_clicking", "play_together", "start_from_home"]
