@@ -157,18 +157,18 @@ def build(game: Game) -> dict[str, Any]:
     try:
         for move, public, seat_views in views(game, applied_moves(game), seats=reveal):
             events = move.events if move else []
+            public_events = seen_by(events, None)
             step: dict[str, Any] = {
                 "seq": move.seq if move else 0,
                 "seat": move.seat if move else None,
                 "moderator": bool(move and move.source == "moderator"),
-                "events": seen_by(events, None),
+                "events": public_events,
                 "view": delta(previous_public, public),
             }
             if reveal:
                 # After the game everything may be shown: the move itself, the events
                 # only some seats saw, and what each seat held.
                 step["action"] = move.action if move else None
-                public_events = seen_by(events, None)
                 step["private_events"] = [e for e in events if e not in public_events]
                 privates = [private_part(view, public) for view in seat_views]
                 step["private"] = [
