@@ -45,4 +45,8 @@ def test_two_browsers_play_felix_together_with_a_computer(page, chromium, live_s
         assert bea.locator(".final .ranking li").count() == 3
     finally:
         other.close()
-    assert not page.problems, page.problems
+    # Two people clicking at once may send a move the other's has made stale: the server
+    # refuses it with 409 (the page shows the toast), which the browser logs. Anything
+    # else is a problem.
+    problems = [p for p in page.problems if "status of 409" not in p]
+    assert not problems, problems
