@@ -7,6 +7,7 @@ app_name = "web"
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("rules/<slug:slug>/", views.rules_detail, name="rules-game"),
     path("leagues/", views.league_list, name="leagues"),
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
     path("players/<int:pk>/", views.player_detail, name="player"),

@@ -16,7 +16,7 @@ from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
 
-from . import replay
+from . import learn, replay
 
 RECENT = 10
 PLAYING_NOW = 8
@@ -61,12 +61,30 @@ def _leagues():
 
 @require_safe
 def rules(request):
-    """How catclub reads each game's rule book (the clauses the rules mark Interpretation)."""
-    games = [
-        {"slug": kind.slug, "name": kind.name, "clauses": kind.interpretations}
-        for kind in catalog.all_games()
-    ]
-    return render(request, "web/rules.html", {"games": games})
+    """The games' rules, one card each, and how to start playing (in Telegram or here)."""
+    context = {
+        "games": [learn.index_entry(kind) for kind in catalog.all_games()],
+        "telegram": learn.telegram_links(),
+    }
+    return render(request, "web/rules.html", context)
+
+
+@require_safe
+def rules_detail(request, slug: str):
+    """A game's full rules, clause by clause (each an anchor: ``#F12``), the
+    interpretations beside the clauses they interpret."""
+    try:
+        kind = catalog.get(slug)
+    except catalog.UnknownGame:
+        raise Http404(_("There is no such game.")) from None
+    doc = learn.document(kind)
+    context = {
+        "kind": kind,
+        "doc": doc,
+        "sections": learn.sections(kind, doc) if doc else [],
+        "telegram": learn.telegram_links(),
+    }
+    return render(request, "web/rules_detail.html", context)
 
 
 @require_safe
