@@ -149,10 +149,12 @@ def _clause(cid: str, text: str, sub: bool) -> Clause:
     match = _MARK.search(text)
     if match is None:
         return Clause(cid, text, sub=sub)
+    # The marker is shown as a label of its own, so what follows it starts a sentence.
+    rest = text[match.end() :].strip()
     return Clause(
         cid,
         text[: match.start()].rstrip(),
-        interpretation=text[match.end() :].strip(),
+        interpretation=rest[:1].upper() + rest[1:],
         mark=match["label"],
         sub=sub,
     )

@@ -66,3 +66,18 @@ def test_a_language_without_a_document_reads_english_and_a_game_without_one_has_
 def test_a_clause_outside_a_section_is_refused():
     with pytest.raises(documents.MalformedRules):
         documents.parse("# Game\n- X1. A clause before any section.\n")
+
+
+def test_an_interpretation_is_kept_apart_from_the_rule_it_fills():
+    doc = documents.parse(
+        "# Game\n> In one line.\n\n## Part\n- X1. The rule.\n  **Interpretation**: what we"
+        " decided.\n  - X1a. A sub-clause.\n"
+    )
+    first, second = doc.clauses()
+    assert (first.text, first.mark, first.interpretation) == (
+        "The rule.",
+        "Interpretation",
+        "What we decided.",
+    )
+    assert second.id == "X1a" and second.sub and not second.mark
+    assert doc.tagline == "In one line."
