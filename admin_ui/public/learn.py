@@ -74,5 +74,5 @@ def telegram_links() -> dict[str, str]:
         "username": username,
         "chat": f"https://t.me/{username}",
         # Telegram's own link for "add this bot to a group of yours".
-        "group": f"https://t.me/{username}?startgroup=new",
+        "group": f"https://t.me/{username}?startgroup=true",
     }

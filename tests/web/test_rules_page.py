@@ -107,7 +107,7 @@ def test_an_unknown_game_has_no_rules_page(client):
 def test_the_bot_is_linked_when_its_username_is_set(client, settings):
     settings.TELEGRAM_BOT_USERNAME = "catclub_bot"
     page = get(client, reverse("web:rules"), "en")
-    assert 'href="https://t.me/catclub_bot?startgroup=new"' in page
+    assert 'href="https://t.me/catclub_bot?startgroup=true"' in page
     assert 'href="https://t.me/catclub_bot"' in page
 
 
