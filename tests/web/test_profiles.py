@@ -118,7 +118,7 @@ def test_profile_shows_the_record_in_words(client, club):
     _league, people = club
     html = client.get(reverse("web:player", args=[people[0].pk])).content.decode()
     assert "Letters per match" in html and "fewer is better" in html
-    assert "Points per game" in html
+    assert "Average score" in html
     # Smoking Cat: 1st, 2nd, 3rd, 4th: the last three without a win. Felix: four wins.
     assert "3 games without a win" in html and "4 wins in a row" in html
     assert "skill estimate" in html
