@@ -156,3 +156,15 @@ def test_a_player_without_rated_games_has_no_record(client, db):
     response = client.get(reverse("web:player", args=[anna.pk]))
     assert response.status_code == 200
     assert response.context["records"] == [] and "No rated games yet." in response.content.decode()
+
+
+def test_league_standings_head_smoking_cat_averages_as_letters(client, club):
+    """S16: Smoking Cat's average in the standings is letters (fewer is better), not under
+    the points heading the other games use; the rating is explained in words there too."""
+    league, _people = club
+    html = client.get(reverse("web:league", args=[league.slug])).content.decode()
+    smoking = html[html.index('id="smoking_cat"') :]
+    felix = html[html.index('id="felix"') : html.index('id="smoking_cat"')]
+    assert "fewer is better" in smoking and "Average score" not in smoking
+    assert "Average score" in felix and "fewer is better" not in felix
+    assert "skill estimate" in html and "3σ" not in html
