@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from games.play import services
 from tests.web.browser import PHONE, fits_the_phone, shot
 from tests.web.seed import Seeded, played, seed_league
 from tests.web.test_accessibility import serious_violations
@@ -39,6 +40,7 @@ PAGES: dict[str, Callable[[Seeded], str]] = {
     "rules": lambda s: reverse("web:rules"),
     "play": lambda s: reverse("web:play"),
     "play-table-watched": lambda s: reverse("web:table", args=[s.match.pk]),
+    "play-lobby": lambda s: reverse("web:table", args=[s.lobby.pk]),
 }
 
 OG_PROPERTIES = ("og:title", "og:description", "og:type", "og:url", "og:image", "og:site_name")
@@ -81,6 +83,7 @@ def problems_of(page, name: str, path: str, language: str) -> list[str]:
 def site(transactional_db) -> Seeded:
     s = seed_league()
     s.replayed = played("felix", [s.anna, s.bruno], 1, league=s.league)
+    s.lobby = services.create_lobby(None, "bon_appetit", s.elena)  # a table in the browser
     return s
 
 
