@@ -81,7 +81,10 @@ def records(player: Player) -> list[Record]:
     for game_id, game_type, rank, score, ordinal, played_at in mine:
         record = by_type.get(game_type)
         if record is None:
-            kind = catalog.get(game_type)
+            try:
+                kind = catalog.get(game_type)
+            except catalog.UnknownGame:
+                continue  # a game taken out of the catalog: its old rows have no page
             record = by_type[game_type] = Record(
                 game_type, str(kind.name), letters=kind.plays_for_letters
             )
@@ -99,7 +102,7 @@ def records(player: Player) -> list[Record]:
         record.points = record.points[-HISTORY_POINTS:]
     _head_to_head(player, my_rank, by_type)
     order = {slug: i for i, slug in enumerate(catalog.slugs())}
-    return sorted(by_type.values(), key=lambda r: order.get(r.game_type, len(order)))
+    return sorted(by_type.values(), key=lambda r: order[r.game_type])
 
 
 def _streak(ranks: list[int]) -> Streak | None:
