@@ -134,3 +134,5 @@ def test_the_ratings_and_seat_tables_fit_a_phone_in_portuguese(page, live_server
         overflow = box.evaluate("t => t.scrollWidth - t.parentElement.clientWidth")
         assert overflow <= 1, (path, overflow)
         assert fits_the_phone(page), path
+        # Headings as written: uppercase made "μ ± σ" read "M ± Σ".
+        assert box.locator("th").first.evaluate("e => getComputedStyle(e).textTransform") == "none"
