@@ -70,6 +70,21 @@ class ReasonForm(forms.Form):
         return reason
 
 
+class PublicReasonForm(ReasonForm):
+    """The reason of an action whose reason the game's public page shows: an abort (the
+    game's note) and a flag (why it is not rated). One reason, with the form saying
+    plainly who reads it, rather than a form that promised the log alone would."""
+
+    reason = forms.CharField(
+        label=_("Public reason"),
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text=_(
+            "Shown to everyone on the game's public page, and kept in the moderation log. "
+            "Write what the players may read."
+        ),
+    )
+
+
 class BanForm(ReasonForm):
     until = forms.DateTimeField(
         label=_("Banned until"),

@@ -16,7 +16,7 @@ from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
 
-from . import learn, replay
+from . import learn, profiles, replay
 
 RECENT = 10
 PLAYING_NOW = 8
@@ -116,11 +116,12 @@ def player_detail(request, pk: int):
     player = get_object_or_404(
         Player.objects.filter(seats__game__started_at__isnull=False).distinct(), pk=pk
     )
-    ratings = standings.player_ratings(player)
+    records = profiles.records(player)
     context = {
         "player": player,
-        "ratings": ratings,
-        "series": standings.history(player, ratings),
+        "ratings": standings.player_ratings(player),
+        "records": records,
+        "series": profiles.chart_series(records),
         "recent": standings.recent_games(player=player, limit=RECENT),
     }
     return render(request, "web/player_detail.html", context)

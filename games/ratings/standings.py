@@ -1,5 +1,5 @@
 """What the public pages show about leagues and players: standings per game and season,
-matches in progress, recent games and rating histories. Every function runs a fixed
+matches in progress, recent games and a player's ratings. Every function runs a fixed
 number of queries, however much data there is."""
 
 from __future__ import annotations
@@ -197,37 +197,3 @@ def player_ratings(player: Player) -> list[Rating]:
             -r.season.starts_on.toordinal() if r.season else 0,
         ),
     )
-
-
-HISTORY_POINTS = 300  # per series: enough for a chart, bounded for the page
-
-
-def history(player: Player, ratings: list[Rating] | None = None) -> list[dict]:
-    """The rating-history series of a player: one per rating, oldest point first. A
-    season's rating repeats its league's games from a fresh start: the chart draws the
-    overall and league ratings, the table lists the seasons'."""
-    labels = dict(catalog.choices())
-    ratings = player_ratings(player) if ratings is None else ratings
-    ratings = [r for r in ratings if r.season_id is None]
-    by_rating: dict[int, list] = {r.pk: [] for r in ratings}
-    changes = (
-        RatingChange.objects.filter(rating__player=player, rating__season=None)
-        .order_by("-played_at", "-id")
-        .values_list("rating_id", "played_at", "ordinal_after", "game_id")
-    )
-    for rating_id, played_at, ordinal, game_id in changes[: HISTORY_POINTS * max(len(ratings), 1)]:
-        points = by_rating.get(rating_id)
-        if points is not None and len(points) < HISTORY_POINTS:
-            points.append([played_at.isoformat(), round(ordinal, 2), game_id])
-    series = []
-    for rating in ratings:
-        scope = rating.league.name if rating.league else None
-        series.append(
-            {
-                "game": rating.game_type,
-                "label": str(labels[rating.game_type]) + (f" · {scope}" if scope else ""),
-                "league": scope,
-                "points": list(reversed(by_rating[rating.pk])),
-            }
-        )
-    return series
