@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from games import catalog
 from games.play import services
 from tests.web.browser import PHONE, fits_the_phone, shot
 from tests.web.seed import Seeded, played, seed_league
@@ -38,6 +39,10 @@ PAGES: dict[str, Callable[[Seeded], str]] = {
     "game-aborted": lambda s: reverse("web:game", args=[s.g8.pk]),
     "game-running": lambda s: reverse("web:game", args=[s.match.pk]),
     "rules": lambda s: reverse("web:rules"),
+    **{
+        f"rules-{slug}": lambda s, slug=slug: reverse("web:rules-game", args=[slug])
+        for slug in catalog.slugs()
+    },
     "play": lambda s: reverse("web:play"),
     "play-table-watched": lambda s: reverse("web:table", args=[s.match.pk]),
     "play-lobby": lambda s: reverse("web:table", args=[s.lobby.pk]),
