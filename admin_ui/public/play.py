@@ -72,7 +72,7 @@ def new_table(request):
         request,
         "web/play_new.html",
         {
-            "games": catalog.all_games(),
+            "games": [(kind, bool(levels.offered(kind))) for kind in catalog.all_games()],
             "player": player,
             "computers": range(1, MAX_COMPUTERS + 1),
             "levels": levels.CHOICES,

@@ -197,8 +197,8 @@ def set_computer_level(
         game = _lock_lobby(game.pk)
         _check_may_manage(game, by, is_chat_admin)
         seat = game.seats.filter(number=number, player__isnull=True).first()
-        if seat is None:
-            raise errors.NotSeated()
+        if seat is None:  # no such seat, or a person's: only computers have a level
+            raise errors.GameError()
         if current is not None and levels.level_of(seat.strategy) != current:
             raise errors.StaleButton()
         seat.strategy = levels.strategy_for(game.kind, level)
