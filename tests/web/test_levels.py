@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from admin_ui.forms import LeagueForm
 from games.play import services
 from games.play.models import Game, GameStatus
 from tests.web.browser import fits_the_phone, shot
@@ -141,3 +142,21 @@ def test_levels_are_picked_and_changed_by_clicking(page, live_server, transactio
     players = page.locator(".players").inner_text()
     assert "(easy)" in players and players.count("(hard)") == 2
     assert page.problems == []
+
+
+@pytest.mark.django_db
+def test_a_league_sets_the_level_of_seats_handed_to_a_computer_in_the_admin(admin_client):
+    page = admin_client.get(reverse("admin:games_league_add")).content.decode()
+    assert 'name="computer_level"' in page and "level of seats handed to a computer" in page.lower()
+    form = LeagueForm(
+        {
+            "name": "Roma",
+            "slug": "roma",
+            "game_types": ["felix"],
+            "game_word": "gatto",
+            "computer_level": "hard",
+        }
+    )
+    assert form.is_valid(), form.errors
+    assert form.save().computer_level == "hard"
+    assert not LeagueForm({**form.data, "slug": "roma2", "computer_level": "genius"}).is_valid()
