@@ -91,7 +91,7 @@ def lobby(game: Game, seats: list[Seat], start_link: str):
                 "➖ " + _("Remove computer"), callbacks.lobby(game.pk, f"k{computers[-1].number}")
             )
         )
-    rows += level_rows(game, computers)
+    rows[2:2] = level_rows(game, computers)  # under the computers' own row
     for seat in unreachable[:5]:
         label = "🤖 " + _("Computer instead of %(name)s") % {"name": seat.player.display_name}
         rows.append([Button(label, callbacks.lobby(game.pk, f"r{seat.number}"))])
