@@ -157,7 +157,7 @@ def state(request, pk: int):
         row = (
             Game.objects.filter(pk=pk)
             .annotate(n_seats=Count("seats"))
-            .only("version", "status", "deadline")
+            .only("version", "status", "deadline", "updated_at")
             .first()
         )
         if row is None:

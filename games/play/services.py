@@ -203,6 +203,7 @@ def set_computer_level(
             raise errors.StaleButton()
         seat.strategy = levels.strategy_for(game.kind, level)
         seat.save(update_fields=["strategy"])
+        game.save(update_fields=["updated_at"])  # the web lobby's change token moves
     notify(game)
     return seat
 

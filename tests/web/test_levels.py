@@ -60,6 +60,18 @@ def test_the_creator_changes_a_computers_level_and_seats_one_at_a_level(client):
 
 
 @pytest.mark.django_db
+def test_a_level_change_reaches_a_friend_waiting_in_the_lobby(client):
+    game = new_table(client, "felix", ["normal"])
+    friend = Client()
+    friend.post(reverse("web:table-join", args=[game.pk]), {"name": "Bea"})
+    url = reverse("web:table-state", args=[game.pk]) + "?wait=0"
+    before = friend.get(url).json()["token"]
+    assert friend.get(url + f"&token={before}").json()["token"] == before
+    choose(client, game, seat="1", level="hard")
+    assert friend.get(url + f"&token={before}").json()["token"] != before  # the page reloads
+
+
+@pytest.mark.django_db
 def test_only_the_creator_chooses_and_only_levels_the_game_has(client):
     game = new_table(client, "felix", ["normal"])
     other = Client()

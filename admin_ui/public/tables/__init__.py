@@ -137,7 +137,10 @@ def seat_name(seat: Seat) -> str:
 def change_token(game: Game, n_seats: int) -> str:
     """What the page compares to know the table changed (moves, seats, status, timer)."""
     deadline = int(game.deadline.timestamp()) if game.deadline else 0
-    return f"{game.version}.{game.status}.{n_seats}.{deadline}"
+    token = f"{game.version}.{game.status}.{n_seats}.{deadline}"
+    if game.status == GameStatus.LOBBY:  # a lobby computer's level changed (issue 14)
+        token += f".{game.updated_at.timestamp():.3f}"
+    return token
 
 
 def viewer_seat(seats: list[Seat], player: Player | None) -> Seat | None:
