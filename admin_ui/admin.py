@@ -215,7 +215,7 @@ class LeagueAdmin(admin.ModelAdmin):
     readonly_fields = ("join_code",)
     fieldsets = (
         (None, {"fields": ("name", "slug", "description", "is_active")}),
-        (_("Games"), {"fields": ("game_types", "game_word", "turn_seconds")}),
+        (_("Games"), {"fields": ("game_types", "game_word", "turn_seconds", "computer_level")}),
         # A group joins with this code only (/settings <code> in the group): the league
         # approves every chat whose games count for it.
         (_("Joining"), {"fields": ("join_code",)}),

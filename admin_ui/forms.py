@@ -36,6 +36,7 @@ class LeagueForm(forms.ModelForm):
             "game_types",
             "game_word",
             "turn_seconds",
+            "computer_level",
         )
 
     def clean_game_word(self) -> str:

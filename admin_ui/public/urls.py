@@ -21,4 +21,5 @@ urlpatterns = [
     path("play/<int:pk>/move/", play.move, name="table-move"),
     path("play/<int:pk>/join/", play.join, name="table-join"),
     path("play/<int:pk>/start/", play.start, name="table-start"),
+    path("play/<int:pk>/computer/", play.computer, name="table-computer"),
 ]

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from games.computers import act, needs_history
 from games.engines import IllegalAction, observations
 from games.play import finish
+from games.play.levels import handover_strategy
 from games.play.models import Game, GameStatus, ModeratorMove, Move, MoveSource, MoveStatus, Seat
 from games.play.result import Result
 from games.play.signals import game_updated
@@ -235,7 +236,7 @@ class Step:
             seat.timeouts += 1
             if seat.timeouts >= settings.TIMEOUTS_BEFORE_COMPUTER:
                 seat.replaced_by_computer = True
-                seat.strategy = seat.strategy or self.kind.default_strategy
+                seat.strategy = seat.strategy or handover_strategy(self.game)  # issue 14
             self.changed_seats.add(number)
 
     def run_computers(self) -> None:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from games import catalog
 from games.leagues.models import League, Season
+from games.play import levels
 from games.play.models import ENDED_STATUSES, Game, GameStatus, Player, Seat
 from games.play.table import Table
 from games.ratings.models import Rating, RatingChange
@@ -126,7 +127,8 @@ class GameLine:
 
 
 def computer_name(seat: Seat) -> str:
-    return _("Computer %(seat)d") % {"seat": seat.number + 1}
+    """A computer seat's name on the public pages, with its level (issue 14)."""
+    return levels.with_level(_("Computer %(seat)d") % {"seat": seat.number + 1}, seat)
 
 
 def seat_lines(game: Game) -> list[SeatLine]:

@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import catalog
+from games.play import levels
 from games.play.models import Game, GameStatus, Move, MoveStatus, Player, Seat
 from games.play.table import Table, seen_by
 from games.ratings.models import RatedGame, RatingChange
@@ -89,6 +90,7 @@ class SeatLine:
     rank: int | None = None
     score: str = ""
     rating_delta: float | None = None  # the overall rating's change, for a rated game
+    level: str | None = None  # a lobby computer's level, which its creator may change
 
 
 @dataclass
@@ -124,17 +126,21 @@ class TableContext:
 
 
 def seat_name(seat: Seat) -> str:
+    """A seat's name, with its level when a computer plays it (issue 14)."""
     if seat.player_id is None:
         name = _("Computer %(number)d") % {"number": seat.number + 1}
-        level = {"easy": _("easy"), "hard": _("hard")}.get(seat.strategy)
-        return f"{name} ({level})" if level else name
-    return seat.player.display_name
+    else:
+        name = seat.player.display_name
+    return levels.with_level(name, seat)
 
 
 def change_token(game: Game, n_seats: int) -> str:
     """What the page compares to know the table changed (moves, seats, status, timer)."""
     deadline = int(game.deadline.timestamp()) if game.deadline else 0
-    return f"{game.version}.{game.status}.{n_seats}.{deadline}"
+    token = f"{game.version}.{game.status}.{n_seats}.{deadline}"
+    if game.status == GameStatus.LOBBY:  # a lobby computer's level changed (issue 14)
+        token += f".{game.updated_at.timestamp():.3f}"
+    return token
 
 
 def viewer_seat(seats: list[Seat], player: Player | None) -> Seat | None:
@@ -161,6 +167,7 @@ def table_context(game: Game, player: Player | None) -> TableContext:
             is_me=seat.number == number,
             is_computer=seat.is_computer,
             to_act=seat.number in to_act,
+            level=levels.level_of(seat.strategy) if seat.player_id is None else None,
         )
         if result is not None:
             line.rank = result.ranks[seat.number]
