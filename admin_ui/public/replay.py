@@ -72,7 +72,6 @@ LABELS = {
     "kind_dog": _("dog"),
     "play": _("Play"),
     "pause": _("Pause"),
-    "live": _("Live"),
     # Phases
     "phase_pass": _("passing cards"),
     "phase_play": _("play"),

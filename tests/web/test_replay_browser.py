@@ -13,9 +13,10 @@ from django.utils import translation
 
 from admin_ui.public import replay
 from games import catalog
+from games.play import services
 from games.play.models import Game
 from tests.web.browser import fits_the_phone, shot
-from tests.web.seed import played, players
+from tests.web.seed import _on_commit, played, players
 from tests.web.test_accessibility import serious_violations
 from tests.web.watching import COMPUTERS, person_moves, running
 
@@ -48,8 +49,19 @@ def test_a_spectator_page_follows_the_running_game(page, live_server):
     assert page.evaluate("window.notReloaded") is True
     with translation.override("en"):
         said = replay.build(Game.objects.get(pk=game.pk))["steps"][-1]["text"]
-    assert page.locator(".replay .sentence").inner_text().splitlines() == said
+    assert page.locator(".replay .sentence p").all_inner_texts() == said
     assert page.evaluate("location.hash") == f"#step-{game.version}"
+
+    # The game ends (cancelled by its player): the table says so and the replay shows
+    # everyone's cards, still without a reload.
+    with _on_commit():
+        services.abort(game, by=game.seats.get(player__isnull=False).player)
+    page.wait_for_selector(".watch .tablebox .turn:has-text('cancelled')", timeout=15_000)
+    page.wait_for_selector(".replay .board .hand-line", timeout=10_000)
+    assert page.evaluate("window.notReloaded") is True
+    assert page.locator(".replay .notice").is_hidden()  # "the game is running" no more
+    assert page.locator(".facts .badge:visible").inner_text() == "Game over"
+    shot(page, "watch-felix-ended-phone")
     assert page.problems == []
 
 
@@ -113,7 +125,7 @@ def test_the_step_sentence_is_in_the_pages_language(page, live_server, language)
     with translation.override("en"):
         english = replay.build(game)["steps"][2]["text"]
     assert said != english
-    assert page.locator(".replay .sentence").inner_text().splitlines() == said
+    assert page.locator(".replay .sentence p").all_inner_texts() == said
     shot(page, f"replay-smoking-cat-{language}-phone")
     assert page.problems == []
 

@@ -11,9 +11,11 @@ import pytest
 from django.urls import reverse
 
 from games import art, catalog
+from games.play import services
 from games.play.models import Game
 from games.play.replay import applied_moves, views
 from games.play.table import Table, seen_by
+from tests.web.seed import _on_commit
 from tests.web.watching import person_moves, running
 
 pytestmark = pytest.mark.django_db(transaction=True)  # moves are processed after commit
@@ -99,3 +101,16 @@ def test_no_card_a_seat_keeps_secret_reaches_a_running_games_page(client, slug):
         game = person_moves(game, 1, seed=move)
     if catalog.get(slug).private_hands:
         assert checked, "nothing was secret: the check proved nothing"
+
+
+def test_once_the_game_is_over_the_replay_sends_every_step_with_the_hands(client):
+    """A page that followed the game asks for its next steps; the game ended meanwhile,
+    so it gets the whole replay from the start, everyone's cards shown."""
+    game = person_moves(running("felix"), 1)
+    with _on_commit():
+        services.abort(game, by=game.seats.get(player__isnull=False).player)
+    url = reverse("web:game", args=[game.pk])
+    follow = client.get(url, {"format": "json", "since": game.version}).json()
+    assert follow["status"] == "aborted" and follow["reveal"] and follow["from"] == 0
+    assert len(follow["steps"]) == game.version + 1
+    assert all("hand" in seat for seat in follow["steps"][0]["private"])

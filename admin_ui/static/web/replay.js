@@ -355,13 +355,20 @@
             steps: steps.slice(0, fresh.from).concat(fresh.steps),
           });
           // Over: everyone's cards are shown from the first step; nothing more will come.
-          if (fresh.reveal) { meta.live = false; delete root.dataset.follow; }
+          if (fresh.reveal) over();
           show(atEnd ? last() : index);
         }
       }
     } catch (e) { /* the table's next change tries again */ }
     fetching = false;
     if (again) { again = false; refresh(); }
+  }
+  // The page was written while the game ran: what said so gives way to what says it is over.
+  function over() {
+    meta.live = false;
+    delete root.dataset.follow;
+    document.querySelectorAll("[data-while-running]").forEach(function (n) { n.hidden = true; });
+    document.querySelectorAll("[data-once-over]").forEach(function (n) { n.hidden = false; });
   }
   // Art for cards the page has not shown yet (the server draws and names them).
   function addArt(cards) {
