@@ -282,7 +282,6 @@
   function setPlaying(on) {
     buttons.play.classList.toggle("on", on);
     buttons.play.setAttribute("aria-label", on ? L.pause : L.play);
-    buttons.play.setAttribute("aria-pressed", on ? "true" : "false");
   }
   function tick() {
     if (index < last()) show(index + 1);
