@@ -149,7 +149,7 @@ def sentences(module: ModuleType, step: dict, names: list[str], view: dict) -> l
     is told by its choices, or as a move of its seat."""
     if step["seq"] == 0:
         return [str(_("Start of the game"))]
-    said = _said(module, step["events"], names, view)
+    said = [text for ev in step["events"] if (text := module.event_text(ev, names, view))]
     for ev in step.get("private_events", []):
         text = module.event_text(ev, names, view)
         if text:
@@ -167,10 +167,6 @@ def sentences(module: ModuleType, step: dict, names: list[str], view: dict) -> l
     if step["seat"] is not None:
         return [_("%(name)s moves.") % {"name": who}]
     return [str(_("Nothing happened that spectators may see."))]
-
-
-def _said(module: ModuleType, events: list[dict], names: list[str], view: dict) -> list[str]:
-    return [text for ev in events if (text := module.event_text(ev, names, view))]
 
 
 def _name(names: list[str], seat: int | None) -> str:

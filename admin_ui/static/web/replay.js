@@ -78,11 +78,6 @@
     if (!cardArt) return null;
     return cardArt.content.querySelector('[data-code="' + CSS.escape(String(code)) + '"]');
   }
-  function cardName(code) {
-    var art = artOf(code);
-    var svg = art && art.querySelector("svg");
-    return svg ? svg.getAttribute("aria-label") : String(code);
-  }
   function card(c) {
     if (c === null || c === undefined) {
       var back = cardArt && cardArt.content.querySelector("[data-back]");
@@ -97,10 +92,9 @@
   }
   function wordLetters(word, got) {
     word = word || ""; got = got || "";
-    return el("span", { cls: "word-letters", "aria-label": got.length + " / " + word.length },
-      word.split("").map(function (ch, i) {
-        return el("span", { cls: i < got.length ? "got" : "todo", text: ch });
-      }));
+    return el("span", { cls: "word-letters" }, word.split("").map(function (ch, i) {
+      return el("span", { cls: i < got.length ? "got" : "todo", text: ch });
+    }));
   }
 
   // --- Boards -------------------------------------------------------------------------------
@@ -193,7 +187,7 @@
       return out;
     },
     bon_appetit: function (v) {
-      var out = [facts([L.tokens + ": " + v.tokens_left, v.deck])];
+      var out = [facts([L.tokens + ": " + v.tokens_left])];
       var common = panel(L.common);
       common.appendChild(cards((v.common || []).slice(-8)));
       if (v.chase) common.appendChild(el("p", { text: L.chase + ": " + name(v.chase.chaser) + ", " + v.chase.flips_left + " " + L.flips_left }));
