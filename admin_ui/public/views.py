@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -16,7 +16,7 @@ from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
 
-from . import learn, profiles, replay
+from . import learn, profiles, replay, tables
 
 RECENT = 10
 PLAYING_NOW = 8
@@ -129,6 +129,10 @@ def player_detail(request, pk: int):
 
 @require_safe
 def game_detail(request, pk: int):
+    """A game's page. A running game shows the live table as a spectator sees it (followed
+    by long polling, as the web table is) above the replay so far, which follows it too
+    (``?format=json&since=<step>`` gives the steps from there); a finished game's page is
+    its replay."""
     game = (
         Game.objects.select_related("league")
         .prefetch_related(standings.seats_prefetch())
@@ -137,6 +141,9 @@ def game_detail(request, pk: int):
     )
     if game is None:
         raise Http404(_("There is no such game."))
+    data = replay.payload(game)
+    if request.GET.get("format") == "json":
+        return JsonResponse(replay.follow(game, data, request.GET.get("since", "")))
     seats = standings.seat_lines(game)
     decision = RatedGame.objects.filter(game=game).first()
     changes = {
@@ -148,7 +155,7 @@ def game_detail(request, pk: int):
     for seat in seats:
         change = changes.get(seat.player_id)
         seat.rating_delta = change.delta if change else None
-    data = replay.payload(game)
+    running = game.status == GameStatus.RUNNING
     context = {
         "game": game,
         "seats": seats,
@@ -157,9 +164,14 @@ def game_detail(request, pk: int):
         "replay_meta": {
             "seats": [{"number": s.number, "name": s.name} for s in seats],
             "labels": {k: str(v) for k, v in replay.LABELS.items()},
-            "events": {k: str(v) for k, v in game.kind.event_labels.items()},
+            "live": running,
         },
-        "running": game.status == GameStatus.RUNNING,
+        "deck": replay.deck(game, data["steps"]) if data else {},
+        "card_back": replay.back(game) if data else "",
+        "legend": tables.legend(game.game_type) if data else [],
+        # A spectator's table: a seat's own view never reaches this page.
+        "t": tables.table_context(game, None) if running else None,
+        "running": running,
         "ended": game.status in replay.ENDED,
     }
     return render(request, "web/game_detail.html", context)

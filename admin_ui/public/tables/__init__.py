@@ -12,6 +12,8 @@ Every game has a web module (its catalog entry's ``renderers["web"]``) with:
 ``event_text(event, names, view)``    one event as a sentence in the active language, or
                                       None to leave it out
 ``score_text(result, seat, view)``    a seat's score on the final screen
+``legend_texts() -> list[str]``       what the deck's symbols mean, translated, in the
+                                      order of ``games.art.legend``
 
 Views are the only thing read here: a seat's page holds its own view and nothing else.
 """
@@ -24,7 +26,7 @@ from types import ModuleType
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import catalog
+from games import art, catalog
 from games.play import levels
 from games.play.models import Game, GameStatus, Move, MoveStatus, Player, Seat
 from games.play.table import Table, seen_by
@@ -36,6 +38,11 @@ EVENT_LINES = 6
 
 def web_module(slug: str) -> ModuleType:
     return catalog.get(slug).renderer(catalog.WEB)
+
+
+def legend(slug: str) -> list[tuple[str, str]]:
+    """The deck's legend, (symbol_svg, text), in the active language."""
+    return art.legend(slug, web_module(slug).legend_texts())
 
 
 @dataclass
