@@ -24,18 +24,22 @@ PLAYING_NOW = 8
 
 @require_safe
 def home(request):
-    leagues = _leagues()[:6]
-    playing = (
-        Game.objects.filter(status=GameStatus.RUNNING)
-        .select_related("league")
-        .prefetch_related(standings.seats_prefetch())
-        .order_by("-started_at")[:PLAYING_NOW]
-    )
-    context = {
-        "leagues": leagues,
-        "playing": [standings.GameLine(g, standings.seat_lines(g)) for g in playing],
-    }
+    context = {"leagues": _leagues()[:6], "playing": _playing_now()}
     return render(request, "admin_ui/home.html", context)
+
+
+def _playing_now(league: League | None = None) -> list[standings.GameLine]:
+    """The latest games that started and run now, everywhere or in one league: two
+    queries (the games, their seats)."""
+    games = Game.objects.filter(status=GameStatus.RUNNING)
+    if league is not None:
+        games = games.filter(league=league)
+    games = (
+        games.select_related("league")
+        .prefetch_related(standings.seats_prefetch())
+        .order_by("-started_at", "-pk")[:PLAYING_NOW]
+    )
+    return [standings.GameLine(g, standings.seat_lines(g)) for g in games]
 
 
 def _count(queryset):
@@ -86,6 +90,7 @@ def league_detail(request, slug: str):
         "season": season,
         "tables": standings.tables(league, season),
         "matches": standings.running_matches(league),
+        "playing": _playing_now(league),
         "recent": standings.recent_games(league=league, limit=RECENT),
     }
     return render(request, "web/league_detail.html", context)
