@@ -9,6 +9,7 @@ on the first."""
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from urllib.parse import urlencode
 
 from django import forms
 from django.shortcuts import render
@@ -109,7 +110,7 @@ def game_list(request):
         "page": page,
         "games": [standings.GameLine(g, standings.seat_lines(g)) for g in page.items],
         "player": player,
-        "without_player": {k: v for k, v in query.items() if k != "player"},
+        "without_player": "?" + urlencode({k: v for k, v in query.items() if k != "player"}),
         "filtered": bool(query),
     }
     return render(request, "web/game_list.html", context)
