@@ -71,7 +71,8 @@ def page(
     mark, forward = (after, True) if after is not None else (before, False)
     # The cursor row's key, read in the same query; a row that no longer exists gives an
     # empty page.
-    value = Subquery(rows.model._base_manager.filter(pk=mark).annotate(_key=key).values("_key")[:1])
+    mark_row = rows.model._base_manager.filter(pk=mark).annotate(_key=key).order_by()
+    value = Subquery(mark_row.values("_key")[:1])
     # "Further along" is smaller when descending; the first condition alone bounds the
     # index scan, the second breaks ties by primary key.
     beyond = forward == descending
