@@ -253,8 +253,6 @@ def fill(*, games: int, players: int, leagues: int, running: int = 300, seed: in
         ),
     )
     reset_sequences(League, Player, Game, Seat, LeagueMember, Rating, RatingChange)
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")  # as autovacuum would have, long before
     return Filled(games, players, leagues, n_seats, n_changes)
 
 

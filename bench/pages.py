@@ -82,6 +82,8 @@ def run(opts) -> None:
 
     started = time.perf_counter()
     filled = fill.fill(games=opts.games, players=opts.players, leagues=opts.leagues)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")  # as autovacuum would have, long before
     print(
         f"pages fill games={filled.games} players={filled.players} leagues={filled.leagues}"
         f" seats={filled.seats} rating_changes={filled.rating_changes}"
