@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 from django import forms
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
@@ -26,7 +27,7 @@ from . import paging
 from .players import public_players
 
 # A lobby never started: its seats are not public (see ``players.public_players``).
-STATUSES = [(s.value, s.label) for s in GameStatus if s != GameStatus.LOBBY]
+STATUSES = [(s.value, capfirst(s.label)) for s in GameStatus if s != GameStatus.LOBBY]
 
 
 class DateInput(forms.DateInput):

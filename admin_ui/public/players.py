@@ -96,7 +96,8 @@ def _rank(ratings: QuerySet[Rating], rows: list[Rating]) -> None:
     if not rows:
         return
     first = rows[0]
-    counts = ratings.aggregate(
+    # Only the ratings from the first row's up: an index range, short near the top.
+    counts = ratings.filter(ordinal__gte=first.ordinal).aggregate(
         above=Count("pk", filter=Q(ordinal__gt=first.ordinal)),
         ahead=Count(
             "pk", filter=Q(ordinal__gt=first.ordinal) | Q(ordinal=first.ordinal, pk__gt=first.pk)
