@@ -162,6 +162,7 @@ def urls() -> dict[str, str]:
         "players_search_rare": "/players/?q=1234",
         "leaderboard": "/leaderboard/felix/",
         "leaderboard_deep": f"/leaderboard/felix/?after={board_middle}",
+        "league_table": "/leaderboard/felix/?league=league-1",
         "player": f"/players/{busy}/",
         "game": f"/games/{game}/",
     }

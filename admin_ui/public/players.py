@@ -5,6 +5,7 @@ and the same cost on the last page as on the first."""
 from __future__ import annotations
 
 from itertools import pairwise
+from urllib.parse import urlencode
 
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Lower
@@ -13,6 +14,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from games import catalog
+from games.leagues.models import League, Season
 from games.play.models import Player, Seat
 from games.ratings.models import Rating, RatingChange
 
@@ -62,13 +64,16 @@ def player_list(request):
 
 @require_safe
 def leaderboard(request, slug: str | None = None):
-    """One game's overall ratings (every league's games and the games outside leagues),
-    best first. Equal ratings share a place, across pages too. Three queries."""
-    kinds = catalog.all_games()
-    kind = kinds[0] if slug is None else next((k for k in kinds if k.slug == slug), None)
+    """One game's ratings, best first: overall (every league's games and the games
+    outside leagues), or a league's full standings with ``?league=<slug>`` (and
+    ``&season=<id>`` for a season's), which its page shows the top of. Equal ratings
+    share a place, across pages too. Two queries, and the league's when scoped."""
+    league, season = _scope(request.GET)
+    kinds = [k for k in catalog.all_games() if league is None or league.counts(k.slug)]
+    kind = kinds[0] if slug is None and kinds else next((k for k in kinds if k.slug == slug), None)
     if kind is None:
         raise Http404
-    ratings = Rating.objects.filter(league=None, game_type=kind.slug)
+    ratings = Rating.objects.filter(league=league, season=season, game_type=kind.slug)
     wins = (
         RatingChange.objects.filter(rating=OuterRef("pk"), rank=1)
         .order_by()
@@ -76,6 +81,9 @@ def leaderboard(request, slug: str | None = None):
         .annotate(n=Count("pk"))
         .values("n")
     )
+    scope = {"league": league.slug} if league else {}
+    if season:
+        scope["season"] = str(season.pk)
     page = paging.page(
         ratings.select_related("player").annotate(
             wins=Coalesce(Subquery(wins, output_field=IntegerField()), 0)
@@ -84,10 +92,31 @@ def leaderboard(request, slug: str | None = None):
         descending=True,
         after=paging.cursor(request.GET.get("after")),
         before=paging.cursor(request.GET.get("before")),
+        query=scope,
     )
     _rank(ratings, page.items)
-    context = {"kind": kind, "kinds": kinds, "page": page}
+    context = {
+        "kind": kind,
+        "kinds": kinds,
+        "page": page,
+        "league": league,
+        "season": season,
+        "scope": "?" + urlencode(scope) if scope else "",
+    }
     return render(request, "web/leaderboard.html", context)
+
+
+def _scope(params) -> tuple[League | None, Season | None]:
+    """The league (and season) a leaderboard is limited to; none for the overall one."""
+    slug = params.get("league")
+    if not slug:
+        return None, None
+    league = League.objects.filter(slug=slug).prefetch_related("seasons").first()
+    if league is None:
+        raise Http404
+    wanted = params.get("season", "")
+    season = next((s for s in league.seasons.all() if str(s.pk) == wanted), None)
+    return league, season
 
 
 def _rank(ratings: QuerySet[Rating], rows: list[Rating]) -> None:

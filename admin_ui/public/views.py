@@ -20,6 +20,9 @@ from . import replay
 
 RECENT = 10
 PLAYING_NOW = 8
+# A league's page shows the top of each table; the whole table is the league's
+# leaderboard, paged (``players.leaderboard``): a league of thousands stays one page.
+STANDINGS_TOP = 20
 
 
 @require_safe
@@ -88,12 +91,17 @@ def league_detail(request, slug: str):
         "league": league,
         "seasons": seasons,
         "season": season,
-        "tables": standings.tables(league, season),
+        "tables": _top(standings.tables(league, season, limit=STANDINGS_TOP + 1)),
         "matches": standings.running_matches(league),
         "playing": _playing_now(league),
         "recent": standings.recent_games(league=league, limit=RECENT),
     }
     return render(request, "web/league_detail.html", context)
+
+
+def _top(tables):
+    """(game type, name, the top rows, whether more follow) for each table."""
+    return [(t, name, rows[:STANDINGS_TOP], len(rows) > STANDINGS_TOP) for t, name, rows in tables]
 
 
 @require_safe

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.play import services
 from games.play.models import Game
+from games.ratings import standings
 from games.ratings.models import Rating
 from tests.factories import LeagueFactory, PlayerFactory
 from tests.web.seed import T0, finished, players, smoking_cat_match
@@ -227,6 +228,62 @@ def test_leaderboard_shares_places_across_pages(client, db):
     second = client.get(url + first.context["page"].after_url).context["page"].items
     assert second[0].rank == 25 and second[0].ordinal == rows[-1].ordinal
     assert [r.rank for r in second[1:]] == [27, 28, 29, 30]
+
+
+def big_league(n_players: int):
+    """A league with ``n_players`` rated in Felix, one game each against two others."""
+    league = LeagueFactory(slug="big", game_types=["felix"])
+    people = players(n_players)
+    for i in range(0, n_players, 3):
+        trio = (people * 2)[i : i + 3]
+        finished("felix", trio, [1, 2, 3], [30, 20, 10], league=league, at=T0 + timedelta(hours=i))
+    return league
+
+
+def test_league_page_shows_the_top_and_links_the_whole_table(client, db):
+    """Issue 17: a league of many players shows the top 20 of a table; its leaderboard,
+    paged, is the whole table in the same order."""
+    league = big_league(30)
+    response = client.get(reverse("web:league", args=["big"]), {"season": "all"})
+    (kind, _name, top, more), *_ = response.context["tables"]
+    whole = standings.table(league, "felix")
+    assert kind == "felix" and more and len(whole) == 30
+    assert [r.player_id for r in top] == [r.player_id for r in whole[:20]]
+    link = reverse("web:leaderboard-game", args=["felix"]) + "?league=big"
+    assert f'href="{link}"' in response.content.decode()
+    first = client.get(link)
+    second = client.get(
+        reverse("web:leaderboard-game", args=["felix"]) + first.context["page"].after_url
+    )
+    rows = first.context["page"].items + second.context["page"].items
+    # The same places (players tied on a rating share one, in either order).
+    assert {r.player_id: r.rank for r in rows} == {r.player_id: r.rank for r in whole}
+    assert [r.rank for r in rows] == [r.rank for r in whole]
+    assert "The league's games count." in first.content.decode()
+
+
+def test_a_small_leagues_table_has_no_link_to_more(client, seeded):
+    html = client.get(reverse("web:league", args=["roma"])).content.decode()
+    assert "The whole table" not in html
+
+
+def test_a_seasons_leaderboard_is_its_table(client, seeded):
+    url = reverse("web:leaderboard-game", args=["felix"])
+    response = client.get(url, {"league": "roma", "season": seeded.spring.pk})
+    rows = response.context["page"].items
+    table = standings.table(seeded.league, "felix", seeded.spring)
+    assert [r.player_id for r in rows] == [r.player_id for r in table]
+    assert [r.ordinal for r in rows] == [r.rating for r in table]
+    assert "Spring 2026" in response.content.decode()
+    # Only the league's games are offered, and an unknown league is no page.
+    assert [k.slug for k in response.context["kinds"]] == seeded.league.game_types
+    assert client.get(url, {"league": "nope"}).status_code == 404
+    assert (
+        client.get(
+            reverse("web:leaderboard-game", args=["bon_appetit"]), {"league": "roma"}
+        ).status_code
+        == 404
+    )
 
 
 def test_leaderboard_of_an_unknown_game_is_404(client, db):

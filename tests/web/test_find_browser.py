@@ -102,6 +102,7 @@ def test_the_new_pages_have_no_serious_violation_and_fit_a_phone(
         "players": "/players/",
         "players-search": "/players/?q=zzz",
         "leaderboard": "/leaderboard/felix/",
+        "leaderboard-season": f"/leaderboard/felix/?league=roma&season={s.spring.pk}",
         "league": "/leagues/roma/",
     }
     for name, url in urls.items():
