@@ -67,7 +67,8 @@ def leaderboard(request, slug: str | None = None):
     """One game's ratings, best first: overall (every league's games and the games
     outside leagues), or a league's full standings with ``?league=<slug>`` (and
     ``&season=<id>`` for a season's), which its page shows the top of. Equal ratings
-    share a place, across pages too. Two queries, and the league's when scoped."""
+    share a place, across pages too. Two queries; two more (the league, its seasons) when
+    scoped."""
     league, season = _scope(request.GET)
     kinds = [k for k in catalog.all_games() if league is None or league.counts(k.slug)]
     kind = kinds[0] if slug is None and kinds else next((k for k in kinds if k.slug == slug), None)
