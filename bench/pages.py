@@ -87,7 +87,8 @@ def run(opts) -> None:
     print(
         f"pages fill games={filled.games} players={filled.players} leagues={filled.leagues}"
         f" seats={filled.seats} rating_changes={filled.rating_changes}"
-        f" seconds={time.perf_counter() - started:.1f}"
+        f" seconds={time.perf_counter() - started:.1f}",
+        flush=True,
     )
     cache.clear()
     client = Client()
@@ -112,7 +113,7 @@ def run(opts) -> None:
             p50 = statistics.median(times)
             p95 = statistics.quantiles(times, n=20)[-1] if len(times) > 1 else times[0]
             worst = max(worst, p95)
-            print(f"pages {name} p50_ms={p50:.1f} p95_ms={p95:.1f} queries={queries.n}")
+            print(f"pages {name} p50_ms={p50:.1f} p95_ms={p95:.1f} queries={queries.n}", flush=True)
             if opts.explain and queries.slowest[1]:
                 explain(connection, queries.slowest)
     print(f"pages slowest_p95_ms={worst:.1f} target_ms={TARGET_MS}")
