@@ -169,6 +169,12 @@ class Game(models.Model):
                 condition=Q(started_at__isnull=False),
                 name="game_archive_league",
             ),
+            # The league list counts each league's finished games from the index alone.
+            models.Index(
+                fields=["league", "id"],
+                condition=Q(status=GameStatus.FINISHED),
+                name="game_finished_by_league",
+            ),
         ]
 
     def __str__(self) -> str:
