@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import play, views
+from . import archive, play, players, views
 
 app_name = "web"
 
@@ -12,6 +12,10 @@ urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("games/<int:pk>/", views.game_detail, name="game"),
+    path("games/", archive.game_list, name="games"),
+    path("players/", players.player_list, name="players"),
+    path("leaderboard/", players.leaderboard, name="leaderboard"),
+    path("leaderboard/<slug:slug>/", players.leaderboard, name="leaderboard-game"),
     path("play/", play.new_table, name="play"),
     path("play/new/", play.create_table, name="play-create"),
     path("play/tg/", play.miniapp_entry, name="miniapp"),

@@ -20,22 +20,29 @@ from . import learn, profiles, replay, tables
 
 RECENT = 10
 PLAYING_NOW = 8
+# A league's page shows the top of each table; the whole table is the league's
+# leaderboard, paged (``players.leaderboard``): a league of thousands stays one page.
+STANDINGS_TOP = 20
 
 
 @require_safe
 def home(request):
-    leagues = _leagues()[:6]
-    playing = (
-        Game.objects.filter(status=GameStatus.RUNNING)
-        .select_related("league")
-        .prefetch_related(standings.seats_prefetch())
-        .order_by("-started_at")[:PLAYING_NOW]
-    )
-    context = {
-        "leagues": leagues,
-        "playing": [standings.GameLine(g, standings.seat_lines(g)) for g in playing],
-    }
+    context = {"leagues": _leagues()[:6], "playing": _playing_now()}
     return render(request, "admin_ui/home.html", context)
+
+
+def _playing_now(league: League | None = None) -> list[standings.GameLine]:
+    """The latest games that started and run now, everywhere or in one league: two
+    queries (the games, their seats)."""
+    games = Game.objects.filter(status=GameStatus.RUNNING)
+    if league is not None:
+        games = games.filter(league=league)
+    games = (
+        games.select_related("league")
+        .prefetch_related(standings.seats_prefetch())
+        .order_by("-started_at", "-pk")[:PLAYING_NOW]
+    )
+    return [standings.GameLine(g, standings.seat_lines(g)) for g in games]
 
 
 def _count(queryset):
@@ -102,11 +109,17 @@ def league_detail(request, slug: str):
         "league": league,
         "seasons": seasons,
         "season": season,
-        "tables": standings.tables(league, season),
+        "tables": _top(standings.tables(league, season, limit=STANDINGS_TOP + 1)),
         "matches": standings.running_matches(league),
+        "playing": _playing_now(league),
         "recent": standings.recent_games(league=league, limit=RECENT),
     }
     return render(request, "web/league_detail.html", context)
+
+
+def _top(tables):
+    """(game type, name, the top rows, whether more follow) for each table."""
+    return [(t, name, rows[:STANDINGS_TOP], len(rows) > STANDINGS_TOP) for t, name, rows in tables]
 
 
 @require_safe

@@ -8,7 +8,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Avg, Count, Max, Prefetch, Q
+from django.db.models import (
+    Avg,
+    Count,
+    DateTimeField,
+    FloatField,
+    IntegerField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+)
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -43,33 +54,49 @@ def season_bounds(season: Season) -> tuple[datetime, datetime | None]:
     return start, end
 
 
-def table(league: League, game_type: str, season: Season | None = None) -> list[Row]:
-    """The standings of one game in a league, all-time or in a season, best first.
+def table(
+    league: League, game_type: str, season: Season | None = None, limit: int | None = None
+) -> list[Row]:
+    """The standings of one game in a league, all-time or in a season, best first; the
+    first ``limit`` rows only, if given (a league of thousands shows its top and pages the
+    rest through ``admin_ui.public.players.leaderboard``).
 
     Rating: all-time, the current league rating; in a season, the player's rating of that
     season, which starts afresh with the season (the all-time rating runs on). Games, wins
-    (first place, shared on a tie) and average score count the rated games only."""
-    changes = RatingChange.objects.filter(
-        rating__league=league, rating__game_type=game_type, rating__season=season
+    (first place, shared on a tie) and average score count the rated games only.
+
+    One query, from the ratings in the order of their index (``rating_table``): each row's
+    games, wins, average and last game are counted from its own changes, so a top ten
+    costs ten rows' worth, whatever the league's size."""
+    changes = RatingChange.objects.filter(rating=OuterRef("pk")).order_by().values("rating")
+
+    def per_rating(aggregate, output):
+        return Subquery(changes.annotate(v=aggregate).values("v"), output_field=output)
+
+    rows = (
+        Rating.objects.filter(league=league, game_type=game_type, season=season)
+        .annotate(
+            n=per_rating(Count("pk"), IntegerField()),
+            won=per_rating(Count("pk", filter=Q(rank=1)), IntegerField()),
+            avg=per_rating(Avg("score"), FloatField()),
+            last=per_rating(Max("played_at"), DateTimeField()),
+        )
+        .filter(n__gt=0)
+        .order_by("-ordinal", "-n", "player__display_name")
+        .values("player_id", "player__display_name", "ordinal", "n", "won", "avg", "last")
     )
-    group = ["rating_id", "rating__player_id", "rating__player__display_name", "rating__ordinal"]
-    rows = changes.values(*group).annotate(
-        n=Count("id"), won=Count("id", filter=Q(rank=1)), avg=Avg("score"), last=Max("played_at")
-    )
-    ordered = sorted(
-        rows,
-        key=lambda r: (-r["rating__ordinal"], -r["n"], r["rating__player__display_name"]),
-    )
+    if limit is not None:
+        rows = rows[:limit]
     out: list[Row] = []
-    for i, r in enumerate(ordered):
+    for i, r in enumerate(rows):
         # Equal ratings share a place (1, 1, 3), like the games' own ranks.
-        same = out and round(out[-1].rating, 6) == round(r["rating__ordinal"], 6)
+        same = out and round(out[-1].rating, 6) == round(r["ordinal"], 6)
         out.append(
             Row(
                 rank=out[-1].rank if same else i + 1,
-                player_id=r["rating__player_id"],
-                name=r["rating__player__display_name"],
-                rating=r["rating__ordinal"],
+                player_id=r["player_id"],
+                name=r["player__display_name"],
+                rating=r["ordinal"],
                 games=r["n"],
                 wins=r["won"],
                 average_score=r["avg"],
@@ -79,10 +106,12 @@ def table(league: League, game_type: str, season: Season | None = None) -> list[
     return out
 
 
-def tables(league: League, season: Season | None = None) -> list[tuple[str, str, list[Row]]]:
+def tables(
+    league: League, season: Season | None = None, limit: int | None = None
+) -> list[tuple[str, str, list[Row]]]:
     """(game type, its name, standings) for every game the league counts."""
     labels = dict(catalog.choices())
-    return [(t, labels[t], table(league, t, season)) for t in league.game_types]
+    return [(t, labels[t], table(league, t, season, limit)) for t in league.game_types]
 
 
 def pick_season(league: League, requested: str | None) -> tuple[list[Season], Season | None]:
