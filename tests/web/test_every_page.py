@@ -43,6 +43,12 @@ PAGES: dict[str, Callable[[Seeded], str]] = {
         f"rules-{slug}": lambda s, slug=slug: reverse("web:rules-game", args=[slug])
         for slug in catalog.slugs()
     },
+    "games": lambda s: reverse("web:games"),
+    "games-filtered": lambda s: reverse("web:games") + f"?game=felix&league={s.league.slug}",
+    "players": lambda s: reverse("web:players"),
+    "players-search": lambda s: reverse("web:players") + "?q=an",
+    "leaderboard": lambda s: reverse("web:leaderboard"),
+    "leaderboard-felix": lambda s: reverse("web:leaderboard-game", args=["felix"]),
     "play": lambda s: reverse("web:play"),
     "play-table-watched": lambda s: reverse("web:table", args=[s.match.pk]),
     "play-lobby": lambda s: reverse("web:table", args=[s.lobby.pk]),
