@@ -4,7 +4,9 @@ Triggers collapse: ``request_sync`` counts a change and queues one task unless o
 already queued; the task holds a per-game lock and renders the latest state until no
 change came in meanwhile, so ten quick moves become one edit. The lock is kept alive
 while the sync talks to Telegram and lapses soon after its worker dies; ``recover`` (a
-periodic task) then queues the sync of every game with a change no sync finished.
+periodic task) then queues the sync of every game with a change no sync finished. A sync
+that Telegram asks to wait long (a 429) is not slept in the worker: it releases the lock
+and queues itself for then; triggers meanwhile find it queued and collapse into it.
 
 Edits whose text and buttons are unchanged are skipped (a hash per message); new messages
 are sent only for what deserves a notification: the game's start (the table message),
@@ -22,6 +24,7 @@ import uuid
 from datetime import timedelta
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone, translation
@@ -31,7 +34,7 @@ from bot import cachekeys, chats, transport
 from bot.models import ChatSettings, GameMessages, SeatMessage
 from bot.render.common import esc
 from bot.screens import GameScreens, Screen
-from bot.sender import Result, Sender
+from bot.sender import DEFER_AFTER, Deferred, Result, Sender
 from games.play import services
 from games.play.models import OPEN_STATUSES, Game, GameStatus, Player, Seat
 
@@ -98,11 +101,11 @@ def _bump(key: str) -> None:
         cache.set(key, 1, timeout=WANT_TTL)
 
 
-def _queue(game_id: int) -> None:
+def _queue(game_id: int, countdown: float = 0) -> None:
     _want, queued, _lock, _done = _keys(game_id)
-    if cache.add(queued, 1, timeout=QUEUED_TTL):
+    if cache.add(queued, 1, timeout=QUEUED_TTL + countdown):
         try:
-            sync_game.delay(game_id)
+            sync_game.apply_async((game_id,), countdown=countdown or None)
         except Exception:
             cache.delete(queued)
             raise
@@ -121,9 +124,12 @@ def sync_game(game_id: int) -> None:
     def keepalive() -> None:
         cache.touch(lock, LOCK_TTL)
 
+    # A task run in-process (the embedded default) has no queue to come back through
+    # later: it sleeps through every wait, as it always did.
+    defer_after = None if sync_game.app.conf.task_always_eager else DEFER_AFTER
     seen = None
     try:
-        with Sender(keepalive=keepalive) as sender:
+        with Sender(keepalive=keepalive, defer_after=defer_after) as sender:
             for _round in range(MAX_ROUNDS):
                 seen = cache.get(want_key)
                 sync_once(game_id, sender)
@@ -131,11 +137,27 @@ def sync_game(game_id: int) -> None:
                     break
         if seen is not None:
             cache.set(done, seen, timeout=WANT_TTL)
+    except Deferred as wait:
+        log.info("sync of game %s deferred: %s", game_id, wait)
+        # Released before it is queued for later, not dropped: until then new triggers
+        # find it queued and collapse into it.
+        _release(lock, token)
+        _queue(game_id, countdown=wait.seconds)
+        return
+    except SoftTimeLimitExceeded:
+        log.warning("sync of game %s stopped by its time limit; queued again", game_id)
+        _release(lock, token)
+        _queue(game_id)
+        raise
     finally:
-        if cache.get(lock) == token:
-            cache.delete(lock)
+        _release(lock, token)
     if cache.get(want_key) != seen:
         _queue(game_id)  # a change slipped in between the last check and the release
+
+
+def _release(lock: str, token: str) -> None:
+    if cache.get(lock) == token:
+        cache.delete(lock)
 
 
 @shared_task(name="bot.tasks.recover_syncs")

@@ -131,7 +131,19 @@ CELERY_RESULT_EXPIRES = timedelta(hours=1)
 CELERY_TIMEZONE = "UTC"
 # A task is acknowledged after it ran, one at a time: a killed worker's task is delivered
 # again. The database stays the source of truth either way (pending moves are swept).
-CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# Two queues, each with its own workers, so that neither starves the other: game work
+# (moves, the sweep, ratings) and the Telegram syncs, which may wait on Telegram's limits.
+# Routed by task name. CELERY_QUEUE names the game queue; the sync queue is named after it
+# (a test run sets its own CELERY_QUEUE and so owns both).
+GAMES_QUEUE = env.str("CELERY_QUEUE", default="celery")
+TELEGRAM_QUEUE = f"{GAMES_QUEUE}.telegram"
+CELERY_TASK_DEFAULT_QUEUE = GAMES_QUEUE
+# Declared, so that a worker started without -Q consumes both (one process on a laptop).
+CELERY_TASK_QUEUES = {GAMES_QUEUE: {}, TELEGRAM_QUEUE: {}}
+CELERY_TASK_ROUTES = {
+    "games.tasks.*": {"queue": GAMES_QUEUE},
+    "bot.tasks.*": {"queue": TELEGRAM_QUEUE},
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -1,11 +1,12 @@
 """Syncing: triggers collapse, unchanged messages are not edited, blocked players."""
 
+import contextlib
 from unittest import mock
 
 import pytest
 from django.utils import timezone
 
-from bot import sync
+from bot import sender, sync
 from bot.models import SeatMessage
 from bot.tasks import sync_game
 from games.play.models import Player
@@ -15,7 +16,7 @@ from tests.bot.play import felix_table
 
 def test_ten_triggers_queue_one_sync_and_one_edit(telegram, recorder):
     table, game, users = felix_table(telegram, recorder)
-    with mock.patch.object(sync_game, "delay") as delay:
+    with mock.patch.object(sync_game, "apply_async") as queued:
         for _ in range(10):
             game_updated.send(
                 sender=None, game_id=game.pk, chat_id=game.chat_id, version=None, events=[]
@@ -25,7 +26,7 @@ def test_ten_triggers_queue_one_sync_and_one_edit(telegram, recorder):
             table.tap(
                 user, table.private(user), data=table.private(user).buttons[0]["callback_data"]
             )
-    assert delay.call_count == 1
+    assert queued.call_count == 1
     before = len(recorder.sent(table.chat_id, "editMessageText"))
     sync.sync_game(game.pk)
     assert len(recorder.sent(table.chat_id, "editMessageText")) == before + 1
@@ -133,3 +134,61 @@ def test_a_sync_keeps_its_lock_alive_through_a_long_429(telegram, recorder, cloc
     # Touched before each call and after each slice, never left a whole LOCK_TTL untouched.
     assert touched.count(lock) >= 5
     assert all(s < sync.LOCK_TTL for s in clock.slept)
+
+
+@contextlib.contextmanager
+def as_in_a_worker():
+    """Tasks are not run in-process: a sync may queue itself for later."""
+    sync_game.app.conf.task_always_eager = False
+    try:
+        yield
+    finally:
+        sync_game.app.conf.task_always_eager = True
+
+
+@pytest.mark.filterwarnings("ignore:.*retry_after.*")  # PTB 22's own notice about int/timedelta
+def test_a_long_429_queues_the_sync_for_later_instead_of_sleeping_in_the_worker(
+    telegram, recorder, clock
+):
+    """Issue 16: a 429 with retry_after=30 frees the worker at once; the sync is queued
+    with that countdown, and triggers meanwhile collapse into it (nothing is lost)."""
+    table, game, (anna, *_rest) = felix_table(telegram, recorder)
+    with mock.patch.object(sync_game, "apply_async") as queued:
+        table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
+        assert queued.call_count == 1  # the tap's sync, waiting in the queue
+        recorder.fail_next("editMessageText", retry_after=30)
+        with as_in_a_worker():
+            sync.sync_game(game.pk)
+        assert not [s for s in clock.slept if s > sender.DEFER_AFTER], "no long sleep"
+        assert queued.call_count == 2
+        assert queued.call_args.kwargs["countdown"] == 30
+        # More changes before the countdown is up ride on the sync already queued.
+        sync.request_sync(game.pk)
+        sync.request_sync(game.pk)
+        assert queued.call_count == 2
+        assert sync.recover_syncs() == 0  # queued, so not lost: recover leaves it alone
+
+    sync.sync_game(game.pk)  # the countdown is up
+    assert "Anna" in recorder.last(table.chat_id).text
+    assert sync.recover_syncs() == 0  # every change rendered
+
+
+def test_a_sync_stopped_by_its_time_limit_is_queued_again(telegram, recorder, monkeypatch):
+    """Issue 16: the soft time limit stops a sync stuck in a call; its lock is released
+    and it is queued again at once instead of waiting for ``recover``."""
+    from celery.exceptions import SoftTimeLimitExceeded
+    from django.core.cache import cache
+
+    table, game, (anna, *_rest) = felix_table(telegram, recorder)
+    with mock.patch.object(sync_game, "apply_async") as queued:
+        table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
+        cache.delete(sync._keys(game.pk)[1])  # the task is being run now
+
+        def stuck(*args, **kwargs):
+            raise SoftTimeLimitExceeded()
+
+        monkeypatch.setattr(sync.Syncer, "run", stuck)
+        with pytest.raises(SoftTimeLimitExceeded):
+            sync.sync_game(game.pk)
+        assert queued.call_count == 2
+        assert cache.get(sync._keys(game.pk)[2]) is None, "the lock is released"
