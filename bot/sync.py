@@ -35,6 +35,7 @@ from bot.models import ChatSettings, GameMessages, SeatMessage
 from bot.render.common import esc
 from bot.screens import GameScreens, Screen
 from bot.sender import DEFER_AFTER, Deferred, Result, Sender
+from games import metrics
 from games.play import services
 from games.play.models import OPEN_STATUSES, Game, GameStatus, Player, Seat
 
@@ -103,12 +104,14 @@ def _bump(key: str) -> None:
 
 def _queue(game_id: int, countdown: float = 0) -> None:
     _want, queued, _lock, _done = _keys(game_id)
-    if cache.add(queued, 1, timeout=QUEUED_TTL + countdown):
-        try:
-            sync_game.apply_async((game_id,), countdown=countdown or None)
-        except Exception:
-            cache.delete(queued)
-            raise
+    if not cache.add(queued, 1, timeout=QUEUED_TTL + countdown):
+        metrics.inc("syncs_coalesced_total")
+        return
+    try:
+        sync_game.apply_async((game_id,), countdown=countdown or None)
+    except Exception:
+        cache.delete(queued)
+        raise
 
 
 @shared_task(name="bot.tasks.sync_game", acks_late=True)
@@ -119,6 +122,7 @@ def sync_game(game_id: int) -> None:
     cache.delete(queued)
     token = uuid.uuid4().hex
     if not cache.add(lock, token, timeout=LOCK_TTL):
+        metrics.inc("syncs_coalesced_total")
         return  # the running sync will see our change: it re-reads ``want`` when done
 
     def keepalive() -> None:

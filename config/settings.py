@@ -246,7 +246,8 @@ SESSION_COOKIE_SECURE = HTTPS_ONLY
 CSRF_COOKIE_SECURE = HTTPS_ONLY
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SSL_REDIRECT", default=HTTPS_ONLY)
 # The container health check asks gunicorn directly, over plain HTTP.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# So is Prometheus scraping /metrics on the internal network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS_ONLY else None
 SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS_ONLY else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=True)
@@ -264,11 +265,26 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
 # --- Logging --------------------------------------------------------------------------
+# json: one object per line with the game and the Telegram update being handled, for a
+# log collector (config/logformat.py); plain: for people. Production defaults to json.
+LOG_FORMAT = env.str("LOG_FORMAT", default="plain" if DEBUG else "json")
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured("LOG_FORMAT must be plain or json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "config.logformat.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"httpx": {"level": "WARNING"}},
 }
+# Celery's workers log through the same handlers instead of replacing them with their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# --- Metrics ----------------------------------------------------------------------------
+# /metrics (Prometheus) answers only with "Authorization: Bearer <METRICS_TOKEN>"; without
+# a token set it does not exist. The counts are kept in Redis (games/metrics.py).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
