@@ -25,9 +25,10 @@ from datetime import timedelta
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db.models import Q
 from django.utils import timezone, translation
+from django.utils.connection import ConnectionProxy
 from django.utils.translation import gettext as _
 
 from bot import cachekeys, chats, transport
@@ -40,6 +41,10 @@ from games.play import services
 from games.play.models import OPEN_STATUSES, Game, GameStatus, Player, Seat
 
 log = logging.getLogger(__name__)
+
+# The counters, flags and locks of the syncs must be the same for every process that may
+# sync a game (the web, the bot, the workers): the "shared" cache (config/settings.py).
+cache = ConnectionProxy(caches, "shared")
 
 WANT_TTL = 24 * 3600
 QUEUED_TTL = 60

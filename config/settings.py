@@ -109,15 +109,25 @@ else:
 
 # --- Redis, cache and Celery ----------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# "shared": what every process must see alike, the Telegram syncs' locks and flags
+# (bot/sync.py). With Redis, Redis; on the embedded default, where the site and the bot
+# are separate processes, a table of the database they both open (createcachetable).
 if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-        }
-    }
+    _redis_cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    CACHES = {"default": _redis_cache, "shared": _redis_cache}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "shared": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "catclub_shared_cache",
+        },
+    }
+# Telegram's flood limits are counted in Redis, or without it in this file, locked by each
+# process in turn (bot/ratelimit.py).
+TELEGRAM_RATE_FILE = Path(
+    env.str("TELEGRAM_RATE_FILE", default=str(SQLITE_PATH.parent / "telegram-rate.json"))
+)
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
