@@ -20,6 +20,8 @@ Task names are fixed so that tasks already queued under them still run after a d
 from __future__ import annotations
 
 import logging
+import math
+import time
 import uuid
 from datetime import timedelta
 
@@ -125,6 +127,12 @@ def sync_game(game_id: int) -> None:
     changing under us (coalesced: see the module's docstring)."""
     want_key, queued, lock, done = _keys(game_id)
     cache.delete(queued)
+    # A sync queued before another one was told to wait must wait too: asking Telegram
+    # again during its retry_after only earns another 429.
+    not_before = cache.get(_not_before_key(game_id))
+    if not_before is not None and (wait := not_before - time.time()) > 0:
+        _queue(game_id, countdown=wait)
+        return
     token = uuid.uuid4().hex
     if not cache.add(lock, token, timeout=LOCK_TTL):
         metrics.inc("syncs_coalesced_total")
@@ -150,6 +158,8 @@ def sync_game(game_id: int) -> None:
         log.info("sync of game %s deferred: %s", game_id, wait)
         # Released before it is queued for later, not dropped: until then new triggers
         # find it queued and collapse into it.
+        not_before = time.time() + wait.seconds
+        cache.set(_not_before_key(game_id), not_before, timeout=math.ceil(wait.seconds))
         _release(lock, token)
         _queue(game_id, countdown=wait.seconds)
         return
@@ -162,6 +172,10 @@ def sync_game(game_id: int) -> None:
         _release(lock, token)
     if cache.get(want_key) != seen:
         _queue(game_id)  # a change slipped in between the last check and the release
+
+
+def _not_before_key(game_id: int) -> str:
+    return cachekeys.key("sync", game_id, "not-before")
 
 
 def _release(lock: str, token: str) -> None:

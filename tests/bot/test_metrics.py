@@ -67,12 +67,16 @@ def test_log_lines_while_a_tap_is_handled_name_the_update_and_the_game(telegram,
             lines.append(json.loads(JsonFormatter().format(record)))
 
     handler = Keep(level=logging.INFO)
-    logging.getLogger("bot.sender").addHandler(handler)
+    logger = logging.getLogger("bot.sender")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)  # whatever an earlier test's worker left the root at
     try:
         recorder.fail_next("editMessageText", retry_after=1)
         table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
     finally:
-        logging.getLogger("bot.sender").removeHandler(handler)
+        logger.removeHandler(handler)
+        logger.setLevel(level)
     (line,) = [x for x in lines if "429" in x["message"]]
     assert line["game_id"] == game.pk
     assert line["update_id"] == telegram.next_update_id() - 1

@@ -167,8 +167,16 @@ def test_a_long_429_queues_the_sync_for_later_instead_of_sleeping_in_the_worker(
         sync.request_sync(game.pk)
         assert queued.call_count == 2
         assert sync.recover_syncs() == 0  # queued, so not lost: recover leaves it alone
+        # A sync queued earlier that runs now does not ask Telegram again: it waits too.
+        calls = len(recorder.calls)
+        with as_in_a_worker():
+            sync.sync_game(game.pk)
+        assert len(recorder.calls) == calls
+        assert queued.call_count == 3
+        assert 29 < queued.call_args.kwargs["countdown"] <= 30
 
-    sync.sync_game(game.pk)  # the countdown is up
+    sync.cache.delete(sync._not_before_key(game.pk))  # the 30 s are over
+    sync.sync_game(game.pk)
     assert "Anna" in recorder.last(table.chat_id).text
     assert sync.recover_syncs() == 0  # every change rendered
 
