@@ -3,7 +3,8 @@
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_process_init
+from django.db.backends.signals import connection_created
 
 from games import logcontext, metrics
 
@@ -51,6 +52,21 @@ def task_done(task_id=None, task=None, state=None, **extra) -> None:
     periodic = {entry["task"] for entry in app.conf.beat_schedule.values()}
     if task is not None and task.name in periodic and state == "SUCCESS":
         metrics.periodic_task_ran(task.name)
+
+
+@worker_process_init.connect  # sent by the solo pool too (not by the tests' thread pools)
+def bound_database_statements(**kwargs) -> None:
+    """In a worker, no database statement waits forever (WORKER_STATEMENT_TIMEOUT)."""
+    connection_created.connect(set_statement_timeout, dispatch_uid="worker-statement-timeout")
+
+
+def set_statement_timeout(sender=None, connection=None, **kwargs) -> None:
+    from django.conf import settings
+
+    if connection is not None and connection.vendor == "postgresql":
+        milliseconds = int(settings.WORKER_STATEMENT_TIMEOUT * 1000)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET statement_timeout = {milliseconds}")
 
 
 GAME_TASKS = {"games.tasks.process_game", "bot.tasks.sync_game", "games.tasks.game_finished"}

@@ -159,6 +159,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=60)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=50)
+# The game workers' solo pool cannot enforce those limits, and their tasks call nothing
+# but the database: there, on PostgreSQL, no statement may run (or wait for a lock) longer
+# than this many seconds. The task fails; its moves stay pending and the sweep re-queues
+# them (config/celery.py).
+WORKER_STATEMENT_TIMEOUT = env.float("WORKER_STATEMENT_TIMEOUT", default=10.0)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Celery closes the database connections around every task unless told to reuse them; a
 # new PostgreSQL connection per move cost more than the move. Connections that are

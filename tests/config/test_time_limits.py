@@ -60,3 +60,49 @@ def test_every_task_carries_the_configured_time_limits(settings):
         settings.CELERY_TASK_SOFT_TIME_LIMIT,
         settings.CELERY_TASK_TIME_LIMIT,
     )
+
+
+def test_a_game_task_waiting_on_a_lock_gives_up_and_the_solo_worker_goes_on(
+    postgres, redis_url, transactional_db, tmp_path
+):
+    """The game workers' solo pool cannot kill a task: there, no database statement may
+    wait longer than WORKER_STATEMENT_TIMEOUT. A processor stuck on a game's row lock
+    fails after it; the worker takes the next task."""
+    import threading
+
+    import psycopg
+
+    from config.celery import app
+    from games.play.tasks import process_game
+    from tests.config.test_metrics import a_person_and_a_computer
+    from tests.workers import test_database_url
+
+    game, _anna = a_person_and_a_computer()
+    app.conf.task_always_eager = False
+    worker = WorkerProcess(
+        log_dir=tmp_path, queues=[settings.GAMES_QUEUE], WORKER_STATEMENT_TIMEOUT="1"
+    ).start()
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_game() -> None:  # a transaction that never ends, elsewhere
+        with psycopg.connect(test_database_url()) as other, other.transaction():
+            other.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", [game.pk])
+            locked.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=hold_the_game)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        stuck = process_game.apply_async((game.pk,), ignore_result=False)
+        since = time.monotonic()
+        assert ping.delay("next").get(timeout=20) == "next", worker.log()
+        assert time.monotonic() - since < 10
+        stuck.get(timeout=5, propagate=False)
+        assert stuck.failed()
+        assert "statement timeout" in worker.log()
+    finally:
+        release.set()
+        holder.join(10)
+        worker.stop()
+        app.conf.task_always_eager = True
