@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import metrics
 from games.computers import act, needs_history
 from games.engines import IllegalAction, observations
 from games.play import finish
@@ -77,6 +78,7 @@ def process(game_id: int, *, timeout_version: int | None = None) -> StepReport |
             step.time_out()
         step.run_computers()
         step.save(pending)
+    metrics.moves_processed(step.report, pending)
     return step.report
 
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import catalog
+from games import catalog, metrics
 from games.languages import Language, from_telegram
 from games.play import errors, finish, levels
 from games.play.finish import notify
@@ -287,6 +287,7 @@ def start(game: Game, by: Player | None = None, *, is_chat_admin: bool = False) 
 
 
 # --- Play -----------------------------------------------------------------------------
+@metrics.counts_refusals
 def submit_move(
     game_id: int,
     player: Player,
