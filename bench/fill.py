@@ -77,14 +77,24 @@ class Filled:
 
 
 def copy(model, columns: list[str], rows: Iterable[tuple]) -> int:
-    """COPY ``rows`` into ``model``'s table; the number of rows."""
+    """COPY ``rows`` into ``model``'s table; the number of rows.
+
+    Columns left out that have a default in the model get it: COPY knows only the
+    database's defaults, and Django keeps its own in Python (a new field with a default
+    must not break the fill)."""
     n = 0
-    names = ", ".join(f'"{c}"' for c in columns)
+    defaults = [
+        (f.column, f.get_default())
+        for f in model._meta.concrete_fields
+        if f.column not in columns and f.has_default()
+    ]
+    extra = tuple(value for _column, value in defaults)
+    names = ", ".join(f'"{c}"' for c in [*columns, *(c for c, _ in defaults)])
     with connection.cursor() as cursor:
         raw = cursor.cursor  # psycopg's own cursor: Django's has no COPY
         with raw.copy(f'COPY "{model._meta.db_table}" ({names}) FROM STDIN') as out:
             for row in rows:
-                out.write_row(row)
+                out.write_row((*row, *extra))
                 n += 1
     return n
 
