@@ -28,8 +28,11 @@ def test_database_url() -> str:
 class WorkerProcess:
     """``celery worker`` in a child process, against the test database and Redis."""
 
-    def __init__(self, app: str = "config", log_dir: Path | None = None, **env: str):
+    def __init__(
+        self, app: str = "config", log_dir: Path | None = None, queues: str = "", **env: str
+    ):
         self.app = app
+        self.queues = queues  # comma-separated; empty: the queues the app's settings name
         self.name = f"w{uuid.uuid4().hex[:6]}@%h"
         self.env = {
             **os.environ,
@@ -61,6 +64,7 @@ class WorkerProcess:
                 "--loglevel=INFO",
                 "-n",
                 self.name,
+                *(["-Q", self.queues] if self.queues else []),
             ],
             cwd=ROOT,
             env=self.env,
