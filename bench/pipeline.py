@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import queue
 import random
 import signal
 import statistics
@@ -124,8 +125,22 @@ class Command(BaseCommand):
         else:
             # Forked drivers open their own connections; the parent's must not be shared.
             connections.close_all()
-            with multiprocessing.get_context("fork").Pool(parts) as pool:
-                runs = pool.starmap(drive, [(opts, part, parts) for part in range(parts)])
+            fork = multiprocessing.get_context("fork")
+            ready, results = fork.Barrier(parts), fork.Queue()
+            drivers = [
+                fork.Process(target=drive, args=(opts, part, parts, ready, results))
+                for part in range(parts)
+            ]
+            for driver in drivers:
+                driver.start()
+            try:
+                runs = [results.get(timeout=opts["seconds"] + 300) for _ in drivers]
+            except queue.Empty:
+                raise CommandError("a driver failed (see above)") from None
+            finally:
+                for driver in drivers:
+                    driver.join(5)
+                    driver.kill()
         started_at = min(r.started_at for r in runs)
         elapsed = max(r.ended for r in runs) - min(r.began for r in runs)
         # Let the last submissions be processed before counting.
@@ -195,10 +210,11 @@ def new_game(index: int, humans: int) -> tuple[int, dict[int, Player]]:
     return game.pk, seats
 
 
-def drive(opts, part: int, parts: int) -> DriverRun:
+def drive(opts, part: int, parts: int, ready=None, results=None) -> DriverRun:
     """One driver: the games whose index is ``part`` modulo ``parts``, kept at their share
     of ``--games`` for ``--seconds``. Several drivers (``--drivers``, one process each) keep
-    the simulated people from being the limit."""
+    the simulated people from being the limit; they start playing together (``ready``)
+    and put their figures in ``results``."""
     humans = opts["humans"]
     indexes = itertools.count(part, parts)
     active: dict[int, dict[int, Player]] = {}
@@ -211,6 +227,8 @@ def drive(opts, part: int, parts: int) -> DriverRun:
     client = redis.Redis.from_url(settings.REDIS_URL)
     updates = client.pubsub(ignore_subscribe_messages=True)
     updates.subscribe(UPDATES_CHANNEL)
+    if ready is not None:
+        ready.wait()
     started_at = timezone.now()
     t0 = last_poll = time.monotonic()
     # Within a driver, one thread: submitting inline keeps the driver's own GIL hand-offs
@@ -253,6 +271,8 @@ def drive(opts, part: int, parts: int) -> DriverRun:
                     seen.pop(gid, None)  # lost a race with a computer: look again
     ended = time.monotonic()
     updates.close()
-    if parts > 1:
+    run = DriverRun(started_at, t0, ended, counter.n)
+    if results is not None:
         connections.close_all()
-    return DriverRun(started_at, t0, ended, counter.n)
+        results.put(run)
+    return run
