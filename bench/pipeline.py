@@ -26,9 +26,11 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -75,14 +77,17 @@ class Command(BaseCommand):
         self.redis = redis.Redis.from_url(settings.REDIS_URL)
         self.redis.delete(COUNTER_KEY, app.conf.task_default_queue)  # nothing left from before
         self.cleanup()
+        drivers = self.fork_drivers(opts)
         workers = [] if opts["external_worker"] else self.start_workers(opts)
         try:
-            self.run(opts)
+            self.run(opts, drivers)
         finally:
             for proc in workers:
                 os.killpg(proc.pid, signal.SIGTERM)
             for proc in workers:
                 proc.wait(30)
+            for driver in drivers.processes if drivers else ():
+                driver.kill()
             self.cleanup()
 
     # -- set-up ----------------------------------------------------------------------------
@@ -118,29 +123,32 @@ class Command(BaseCommand):
         Player.objects.filter(telegram_id__gte=9_000_000_000).delete()
 
     # -- the run -----------------------------------------------------------------------------
-    def run(self, opts) -> None:
+    def fork_drivers(self, opts) -> Drivers | None:
+        """Start the driver processes (``--drivers`` above one), waiting to play. Forked
+        first, while this process has no Celery threads whose locks a child could inherit
+        held (asking the workers for a ping starts some)."""
         parts = opts["drivers"]
         if parts == 1:
+            return None
+        connections.close_all()  # each driver opens its own
+        fork = multiprocessing.get_context("fork")
+        drivers = Drivers(fork.Barrier(parts + 1), fork.Queue(), [])
+        for part in range(parts):
+            args = (opts, part, parts, drivers.ready, drivers.results)
+            drivers.processes.append(fork.Process(target=drive, args=args))
+            drivers.processes[-1].start()
+        return drivers
+
+    def run(self, opts, drivers: Drivers | None) -> None:
+        if drivers is None:
             runs = [drive(opts, 0, 1)]
         else:
-            # Forked drivers open their own connections; the parent's must not be shared.
-            connections.close_all()
-            fork = multiprocessing.get_context("fork")
-            ready, results = fork.Barrier(parts), fork.Queue()
-            drivers = [
-                fork.Process(target=drive, args=(opts, part, parts, ready, results))
-                for part in range(parts)
-            ]
-            for driver in drivers:
-                driver.start()
             try:
-                runs = [results.get(timeout=opts["seconds"] + 300) for _ in drivers]
-            except queue.Empty:
+                drivers.ready.wait(timeout=300)  # every driver has its games: play
+                wait = opts["seconds"] + 300
+                runs = [drivers.results.get(timeout=wait) for _ in drivers.processes]
+            except (threading.BrokenBarrierError, queue.Empty):
                 raise CommandError("a driver failed (see above)") from None
-            finally:
-                for driver in drivers:
-                    driver.join(5)
-                    driver.kill()
         started_at = min(r.started_at for r in runs)
         elapsed = max(r.ended for r in runs) - min(r.began for r in runs)
         # Let the last submissions be processed before counting.
@@ -178,6 +186,13 @@ class Command(BaseCommand):
             f"moves/s={n_applied / elapsed:.1f} p50_ms={pct(50):.1f} p95_ms={pct(95):.1f}"
             f" p99_ms={pct(99):.1f} queries/move={queries:.2f}"
         )
+
+
+@dataclass
+class Drivers:
+    ready: Any  # a Barrier: the drivers and the benchmark, before playing
+    results: Any  # a Queue of DriverRun
+    processes: list
 
 
 @dataclass
