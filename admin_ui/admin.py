@@ -19,12 +19,12 @@ from games.leagues.models import League, LeagueChat, LeagueMember, Season
 from games.moderation import services as moderation
 from games.moderation.models import ModerationAction, ModerationKind
 from games.play.errors import GameError
-from games.play.models import ENDED_STATUSES, Game, GameStatus, Move, Player, Seat
+from games.play.models import ENDED_STATUSES, Game, Move, Player, Seat
 from games.ratings import service as ratings
 from games.ratings.models import RatedGame, Rating, RatingChange
 
-from . import secrets
-from .forms import BanForm, LeagueForm, ReasonForm
+from . import results, secrets
+from .forms import BanForm, LeagueForm, PublicReasonForm, ReasonForm
 from .models import User
 
 admin.site.site_header = _("catclub administration")
@@ -215,7 +215,7 @@ class LeagueAdmin(admin.ModelAdmin):
     readonly_fields = ("join_code",)
     fieldsets = (
         (None, {"fields": ("name", "slug", "description", "is_active")}),
-        (_("Games"), {"fields": ("game_types", "game_word", "turn_seconds")}),
+        (_("Games"), {"fields": ("game_types", "game_word", "turn_seconds", "computer_level")}),
         # A group joins with this code only (/settings <code> in the group): the league
         # approves every chat whose games count for it.
         (_("Joining"), {"fields": ("join_code",)}),
@@ -295,8 +295,10 @@ class SeatInline(admin.TabularInline):
         return False
 
 
-# The fields the game's play sets; read-only here: moderators change games through the
-# moderation actions (a reason, a record), never by editing the row.
+# The fields the game's play sets, all read-only: moderators change games through the
+# moderation actions (a reason, a record), never by editing the row. A finished game is a
+# record (its ratings and standings stand on it): nothing of it changes here, not even
+# its league, which rated the game when it ended.
 GAME_FIELDS = (
     "game_type",
     "chat_id",
@@ -339,19 +341,18 @@ class GameAdmin(SecretLookupsMixin, PermissionsMixin, admin.ModelAdmin):
     search_fields = ("=id", "=chat_id", "seats__player__display_name")
     list_select_related = ("league",)
     fields = GAME_FIELDS
-    # Only a finished or aborted game's league may change (it then counts there).
-    readonly_fields = tuple(f for f in GAME_FIELDS if f != "league")
+    readonly_fields = GAME_FIELDS
     date_hierarchy = "created_at"
     inlines = [SeatInline]
     actions = ["abort", "flag_not_rated", "unflag_not_rated"]
 
-    def get_readonly_fields(self, request, obj=None):
-        if obj is None or obj.is_open:
-            return GAME_FIELDS
-        return self.readonly_fields
-
     def has_add_permission(self, request) -> bool:
         return False  # games start in the chats and on the site, through the services
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        # No field is editable: the page is a view with a Close button, not a Save that
+        # would change nothing. The list and its actions need only the view permission.
+        return False
 
     def has_delete_permission(self, request, obj=None) -> bool:
         if obj is not None and obj.is_open:
@@ -383,7 +384,7 @@ class GameAdmin(SecretLookupsMixin, PermissionsMixin, admin.ModelAdmin):
     def result_shown(self, obj):
         if secrets.hidden(obj, obj):
             return secrets.placeholder()
-        return secrets.pretty_json(obj.result)
+        return results.result_table(obj)
 
     @admin.display(description=_("rating"))
     def rating_decision_shown(self, obj) -> str:
@@ -405,29 +406,31 @@ class GameAdmin(SecretLookupsMixin, PermissionsMixin, admin.ModelAdmin):
             _("moderate its seats"),
         )
 
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        # A finished game moved to another league counts there from now on.
-        if change and "league" in form.changed_data and obj.status == GameStatus.FINISHED:
-            ratings.redecide(obj)
-
-    @admin.action(description=_("Abort the selected games"), permissions=["abort"])
+    @admin.action(
+        description=_("Abort the selected games (the reason is shown publicly)"),
+        permissions=["abort"],
+    )
     def abort(self, request, queryset):
         return moderate(
             self,
             request,
             queryset,
             kind=ModerationKind.ABORT,
+            form_class=PublicReasonForm,
             perform=lambda game, user, data: moderation.abort(game, by=user, reason=data["reason"]),
         )
 
-    @admin.action(description=_("Flag the selected games as not rated"), permissions=["flag"])
+    @admin.action(
+        description=_("Flag the selected games as not rated (the reason is shown publicly)"),
+        permissions=["flag"],
+    )
     def flag_not_rated(self, request, queryset):
         return moderate(
             self,
             request,
             queryset,
             kind=ModerationKind.FLAG_NOT_RATED,
+            form_class=PublicReasonForm,
             perform=lambda game, user, data: moderation.flag_not_rated(
                 game, by=user, reason=data["reason"]
             ),

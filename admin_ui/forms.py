@@ -36,6 +36,7 @@ class LeagueForm(forms.ModelForm):
             "game_types",
             "game_word",
             "turn_seconds",
+            "computer_level",
         )
 
     def clean_game_word(self) -> str:
@@ -68,6 +69,21 @@ class ReasonForm(forms.Form):
         if not reason:
             raise forms.ValidationError(_("Give a reason."))
         return reason
+
+
+class PublicReasonForm(ReasonForm):
+    """The reason of an action whose reason the game's public page shows: an abort (the
+    game's note) and a flag (why it is not rated). One reason, with the form saying
+    plainly who reads it, rather than a form that promised the log alone would."""
+
+    reason = forms.CharField(
+        label=_("Public reason"),
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text=_(
+            "Shown to everyone on the game's public page, and kept in the moderation log. "
+            "Write what the players may read."
+        ),
+    )
 
 
 class BanForm(ReasonForm):

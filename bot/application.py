@@ -30,7 +30,7 @@ def build_application(
         ApplicationBuilder()
         .token(token or transport.token())
         .base_url(settings.TELEGRAM_API_URL)
-        .request(request or transport.default_request())
+        .request(transport.CountedRequest(request or transport.default_request()))
         .post_init(on_startup)
         # One busy group's send window must not hold every other chat's taps.
         .concurrent_updates(True)

@@ -1,5 +1,13 @@
 from django.apps import AppConfig
+from django.core.management import call_command
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
+
+
+def create_shared_cache_table(using="default", **kwargs) -> None:
+    """Without Redis the syncs' locks live in a database table (the "shared" cache): every
+    ``migrate`` makes sure it is there (createcachetable skips what exists)."""
+    call_command("createcachetable", database=using, verbosity=0)
 
 
 class BotConfig(AppConfig):
@@ -13,3 +21,4 @@ class BotConfig(AppConfig):
         from games.play.signals import game_updated
 
         game_updated.connect(sync.on_game_updated, dispatch_uid="bot.sync")
+        post_migrate.connect(create_shared_cache_table, sender=self)

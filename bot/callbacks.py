@@ -4,7 +4,9 @@
     m<game>:<version>:<prefix>   open a step-by-step menu of the actions starting with prefix
                                  (an empty prefix goes back to the main keyboard)
     l<game>:<op>                 a lobby button: j join, x leave, c add computer, s start,
-                                 q cancel, r<seat> computer instead of a player, k<seat> remove
+                                 q cancel, r<seat> computer instead of a player, k<seat> remove,
+                                 v<seat><level> the next level for a computer seat showing
+                                 <level> (e easy, n normal, h hard)
     n:<slug>                     /new: the game picked
     s:<op>:<arg>                 /settings of a group (the chat comes from the update)
     L:<code>                     /lang: the player's language
@@ -24,7 +26,9 @@ _VERSIONED = re.compile(r"^(\d{1,9}):(.*)$", re.S)
 _PLAIN = re.compile(r"^([nsLr]):(.*)$", re.S)
 # Engine actions and menu prefixes are short printable ASCII without spaces.
 _TOKEN = re.compile(r"^[\x21-\x7e]{0,40}$")
-_LOBBY_OP = re.compile(r"^(?:[jxcsq]|[rk]\d{1,2})$")
+_LOBBY_OP = re.compile(r"^(?:[jxcsq]|[rk]\d{1,2}|v\d{1,2}[enh])$")
+# A computer level in a lobby button: one letter each.
+LEVEL_CODES = {"easy": "e", "normal": "n", "hard": "h"}
 
 
 class BadData(ValueError):
@@ -60,6 +64,17 @@ def menu(game_id: int, version: int, prefix: str = "") -> str:
 
 def lobby(game_id: int, op: str) -> str:
     return Data("l", game_id, None, op).encode()
+
+
+def level(game_id: int, seat: int, shown: str) -> str:
+    """The button that moves a lobby computer on from the level ``shown``."""
+    return lobby(game_id, f"v{seat}{LEVEL_CODES[shown]}")
+
+
+def level_tapped(arg: str) -> tuple[int, str]:
+    """The seat and the level shown of a decoded ``v`` lobby op."""
+    codes = {code: name for name, code in LEVEL_CODES.items()}
+    return int(arg[1:-1]), codes[arg[-1]]
 
 
 def plain(kind: str, arg: str) -> str:

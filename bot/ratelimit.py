@@ -4,7 +4,9 @@ Telegram allows about one message per second in a chat, twenty per minute in a g
 thirty per second overall. Each limit is a sliding window ("at most N calls in any W
 seconds"); a call takes a slot in every window that applies, or learns how long to wait.
 With ``REDIS_URL`` the windows live in Redis (sorted sets, updated by one Lua script, so
-every worker and bot process shares them); without it, in this process.
+every worker and bot process shares them); without it (the embedded default: the site and
+the bot in separate processes on one machine) in a small file that each process locks in
+turn (``TELEGRAM_RATE_FILE``).
 
 The clock is swappable so that tests can run a whole game on virtual time.
 """
@@ -12,10 +14,12 @@ The clock is swappable so that tests can run a whole game on virtual time.
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import json
 import threading
 import time
 import uuid
-from collections import defaultdict, deque
+from pathlib import Path
 
 from django.conf import settings
 
@@ -49,28 +53,44 @@ def windows(chat_id: int) -> list[tuple[str, int, float]]:
     return found
 
 
-class LocalLimiter:
-    """The windows of one process."""
+class FileLimiter:
+    """The windows in a JSON file of the machine, read and written under an exclusive
+    lock (``flock``), so that every process on it shares them."""
 
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._calls: dict[str, deque[float]] = defaultdict(deque)
+    # The longest window: older calls (or calls on another clock) are dropped.
+    KEEP = max(span for _limit, span in (PER_CHAT, PER_GROUP, OVERALL))
+
+    def __init__(self, path: Path):
+        self._path = Path(path)
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()  # flock is per open file: threads take turns first
 
     def try_acquire(self, chat_id: int, now: float) -> float:
-        with self._lock:
+        with self._lock, self._path.open("a+") as file:
+            fcntl.flock(file, fcntl.LOCK_EX)  # released when the file is closed
+            file.seek(0)
+            try:
+                calls: dict[str, list[float]] = json.loads(file.read() or "{}")
+            except ValueError:  # a file cut short by a crash: the windows start afresh
+                calls = {}
+            calls = {
+                key: kept
+                for key, times in calls.items()
+                if (kept := [t for t in times if now - self.KEEP < t <= now + self.KEEP])
+            }
             wait = 0.0
             spans = windows(chat_id)
             for key, limit, span in spans:
-                calls = self._calls[key]
-                while calls and calls[0] <= now - span:
-                    calls.popleft()
-                if len(calls) >= limit:
-                    wait = max(wait, calls[0] + span - now)
-            if wait > 0:
-                return wait
-            for key, _limit, _span in spans:
-                self._calls[key].append(now)
-            return 0.0
+                recent = [t for t in calls.get(key, []) if t > now - span]
+                if len(recent) >= limit:
+                    wait = max(wait, min(recent) + span - now)
+            if wait == 0:
+                for key, _limit, _span in spans:
+                    calls.setdefault(key, []).append(now)
+            file.seek(0)
+            file.truncate()
+            file.write(json.dumps(calls))
+            return wait
 
 
 _SCRIPT = """
@@ -121,7 +141,11 @@ def get_limiter():
     global _limiter
     with _limiter_lock:
         if _limiter is None:
-            _limiter = RedisLimiter(settings.REDIS_URL) if settings.REDIS_URL else LocalLimiter()
+            _limiter = (
+                RedisLimiter(settings.REDIS_URL)
+                if settings.REDIS_URL
+                else FileLimiter(settings.TELEGRAM_RATE_FILE)
+            )
         return _limiter
 
 

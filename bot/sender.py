@@ -8,6 +8,10 @@ any more is ``gone`` (the caller sends a new one), a user who blocked the bot is
 ``blocked``. A group that became a supergroup (``ChatMigrated``) is reported as
 ``migrated_to`` its new id: moving the chat's games is the caller's business
 (``bot.chats.migrate``), not the sender's.
+
+In a worker a sender never sleeps long: a wait above ``defer_after`` seconds (a long 429,
+a full group window, a long network back-off) raises ``Deferred`` instead, and the sync
+queues itself again for then (``bot.sync``), freeing the worker for other chats.
 """
 
 from __future__ import annotations
@@ -35,10 +39,21 @@ from bot.keyboard import Rows, check, to_markup
 log = logging.getLogger(__name__)
 
 MAX_TRIES = 5
+# The longest wait a sender in a worker sleeps through; longer ones are deferred.
+DEFER_AFTER = 3.0
 # A long wait (a 429's retry_after, a full rate window) is slept in slices, calling
 # ``keepalive`` between them.
 KEEPALIVE_SECONDS = 20
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+class Deferred(Exception):
+    """Telegram (or our own rate window) asks for a wait longer than the sender sleeps:
+    try again in ``seconds``. Nothing was sent by the call that raised it."""
+
+    def __init__(self, chat_id: int, seconds: float):
+        self.chat_id, self.seconds = chat_id, seconds
+        super().__init__(f"chat {chat_id}: wait {seconds:.1f} s")
 
 
 @dataclass
@@ -74,10 +89,14 @@ def _is_unreachable(chat_id: int, exc: Exception) -> bool:
 
 class Sender:
     """``keepalive`` is called before every call to Telegram and during long waits: the
-    sync uses it to keep its lock while it is alive, so a dead worker's lock soon lapses."""
+    sync uses it to keep its lock while it is alive, so a dead worker's lock soon lapses.
+    ``defer_after``: waits longer than this raise ``Deferred`` (None: every wait is
+    slept, as an in-process sync on the embedded default must)."""
 
-    def __init__(self, request=None, keepalive=None):
+    def __init__(self, request=None, keepalive=None, defer_after: float | None = None):
         self._keepalive = keepalive or (lambda: None)
+        self._defer_after = defer_after
+        self._chat_id = 0  # the chat of the call in progress, for ``Deferred``
         self._request = request or transport.default_request()
         self.bot = transport.make_bot(self._request)
         self._loop = asyncio.new_event_loop()
@@ -104,6 +123,7 @@ class Sender:
 
     def _attempt(self, chat_id: int, make):
         """Run one Bot API call within the limits, retrying 429s and network errors."""
+        self._chat_id = chat_id
         for attempt in range(1, MAX_TRIES + 1):
             ratelimit.wait_turn(chat_id, sleep=self._sleep)
             self._keepalive()
@@ -121,6 +141,8 @@ class Sender:
         raise NetworkError(f"gave up after {MAX_TRIES} tries")
 
     def _sleep(self, seconds: float) -> None:
+        if self._defer_after is not None and seconds > self._defer_after:
+            raise Deferred(self._chat_id, seconds)
         while seconds > 0:
             step = min(seconds, KEEPALIVE_SECONDS)
             ratelimit.clock.sleep(step)

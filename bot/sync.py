@@ -4,7 +4,9 @@ Triggers collapse: ``request_sync`` counts a change and queues one task unless o
 already queued; the task holds a per-game lock and renders the latest state until no
 change came in meanwhile, so ten quick moves become one edit. The lock is kept alive
 while the sync talks to Telegram and lapses soon after its worker dies; ``recover`` (a
-periodic task) then queues the sync of every game with a change no sync finished.
+periodic task) then queues the sync of every game with a change no sync finished. A sync
+that Telegram asks to wait long (a 429) is not slept in the worker: it releases the lock
+and queues itself for then; triggers meanwhile find it queued and collapse into it.
 
 Edits whose text and buttons are unchanged are skipped (a hash per message); new messages
 are sent only for what deserves a notification: the game's start (the table message),
@@ -18,24 +20,33 @@ Task names are fixed so that tasks already queued under them still run after a d
 from __future__ import annotations
 
 import logging
+import math
+import time
 import uuid
 from datetime import timedelta
 
 from celery import shared_task
-from django.core.cache import cache
+from celery.exceptions import SoftTimeLimitExceeded
+from django.core.cache import caches
 from django.db.models import Q
 from django.utils import timezone, translation
+from django.utils.connection import ConnectionProxy
 from django.utils.translation import gettext as _
 
 from bot import cachekeys, chats, transport
 from bot.models import ChatSettings, GameMessages, SeatMessage
 from bot.render.common import esc
 from bot.screens import GameScreens, Screen
-from bot.sender import Result, Sender
+from bot.sender import DEFER_AFTER, Deferred, Result, Sender
+from games import metrics
 from games.play import services
 from games.play.models import OPEN_STATUSES, Game, GameStatus, Player, Seat
 
 log = logging.getLogger(__name__)
+
+# The counters, flags and locks of the syncs must be the same for every process that may
+# sync a game (the web, the bot, the workers): the "shared" cache (config/settings.py).
+cache = ConnectionProxy(caches, "shared")
 
 WANT_TTL = 24 * 3600
 QUEUED_TTL = 60
@@ -98,14 +109,16 @@ def _bump(key: str) -> None:
         cache.set(key, 1, timeout=WANT_TTL)
 
 
-def _queue(game_id: int) -> None:
+def _queue(game_id: int, countdown: float = 0) -> None:
     _want, queued, _lock, _done = _keys(game_id)
-    if cache.add(queued, 1, timeout=QUEUED_TTL):
-        try:
-            sync_game.delay(game_id)
-        except Exception:
-            cache.delete(queued)
-            raise
+    if not cache.add(queued, 1, timeout=QUEUED_TTL + countdown):
+        metrics.inc("syncs_coalesced_total")
+        return
+    try:
+        sync_game.apply_async((game_id,), countdown=countdown or None)
+    except Exception:
+        cache.delete(queued)
+        raise
 
 
 @shared_task(name="bot.tasks.sync_game", acks_late=True)
@@ -114,16 +127,26 @@ def sync_game(game_id: int) -> None:
     changing under us (coalesced: see the module's docstring)."""
     want_key, queued, lock, done = _keys(game_id)
     cache.delete(queued)
+    # A sync queued before another one was told to wait must wait too: asking Telegram
+    # again during its retry_after only earns another 429.
+    not_before = cache.get(_not_before_key(game_id))
+    if not_before is not None and (wait := not_before - time.time()) > 0:
+        _queue(game_id, countdown=wait)
+        return
     token = uuid.uuid4().hex
     if not cache.add(lock, token, timeout=LOCK_TTL):
+        metrics.inc("syncs_coalesced_total")
         return  # the running sync will see our change: it re-reads ``want`` when done
 
     def keepalive() -> None:
         cache.touch(lock, LOCK_TTL)
 
+    # A task run in-process (the embedded default) has no queue to come back through
+    # later: it sleeps through every wait, as it always did.
+    defer_after = None if sync_game.app.conf.task_always_eager else DEFER_AFTER
     seen = None
     try:
-        with Sender(keepalive=keepalive) as sender:
+        with Sender(keepalive=keepalive, defer_after=defer_after) as sender:
             for _round in range(MAX_ROUNDS):
                 seen = cache.get(want_key)
                 sync_once(game_id, sender)
@@ -131,11 +154,33 @@ def sync_game(game_id: int) -> None:
                     break
         if seen is not None:
             cache.set(done, seen, timeout=WANT_TTL)
+    except Deferred as wait:
+        log.info("sync of game %s deferred: %s", game_id, wait)
+        # Released before it is queued for later, not dropped: until then new triggers
+        # find it queued and collapse into it.
+        not_before = time.time() + wait.seconds
+        cache.set(_not_before_key(game_id), not_before, timeout=math.ceil(wait.seconds))
+        _release(lock, token)
+        _queue(game_id, countdown=wait.seconds)
+        return
+    except SoftTimeLimitExceeded:
+        log.warning("sync of game %s stopped by its time limit; queued again", game_id)
+        _release(lock, token)
+        _queue(game_id)
+        raise
     finally:
-        if cache.get(lock) == token:
-            cache.delete(lock)
+        _release(lock, token)
     if cache.get(want_key) != seen:
         _queue(game_id)  # a change slipped in between the last check and the release
+
+
+def _not_before_key(game_id: int) -> str:
+    return cachekeys.key("sync", game_id, "not-before")
+
+
+def _release(lock: str, token: str) -> None:
+    if cache.get(lock) == token:
+        cache.delete(lock)
 
 
 @shared_task(name="bot.tasks.recover_syncs")

@@ -37,10 +37,10 @@ def help_text() -> str:
 
 
 def rules_text(slug: str) -> str:
-    """A game's rules in short (from its catalog entry), with a link to how catclub reads
-    the rule book where it is silent."""
+    """A game's rules in short (from its catalog entry), with a link to its full rules on
+    the site."""
     kind = catalog.get(slug)
-    more = _("Where the rule book is silent, how catclub decided: %(url)s") % {
-        "url": esc(absolute("web:rules", fragment=slug))
+    more = _("The full rules, and how catclub reads them: %(url)s") % {
+        "url": esc(absolute("web:rules-game", slug))
     }
     return "\n".join([title(slug), *("• " + str(t) for t in kind.summary), more])

@@ -12,10 +12,44 @@ from telegram import Bot
 from telegram.request import BaseRequest, HTTPXRequest
 
 from bot import cachekeys
+from games import metrics
 
 
 def default_request() -> BaseRequest:
     return HTTPXRequest(connection_pool_size=8, read_timeout=15, connect_timeout=10)
+
+
+class CountedRequest(BaseRequest):
+    """Another request (HTTPX, or the tests' recorder) whose every Bot API call is counted
+    by method and outcome (``catclub_telegram_calls_total``): ok, too_many_requests (429),
+    refused (another error answer) or network_error."""
+
+    OUTCOMES = {200: "ok", 429: "too_many_requests"}
+
+    def __init__(self, inner: BaseRequest):
+        self.inner = inner
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self.inner.read_timeout
+
+    async def initialize(self) -> None:
+        await self.inner.initialize()
+
+    async def shutdown(self) -> None:
+        await self.inner.shutdown()
+
+    async def do_request(self, url, method, request_data=None, **timeouts) -> tuple[int, bytes]:
+        api = url.rsplit("/", 1)[-1]
+        try:
+            status, payload = await self.inner.do_request(url, method, request_data, **timeouts)
+        except Exception:
+            metrics.inc("telegram_calls_total", method=api, outcome="network_error")
+            raise
+        metrics.inc(
+            "telegram_calls_total", method=api, outcome=self.OUTCOMES.get(status, "refused")
+        )
+        return status, payload
 
 
 def token() -> str:
@@ -31,7 +65,7 @@ def make_bot(request: BaseRequest | None = None) -> Bot:
     return Bot(
         token(),
         base_url=settings.TELEGRAM_API_URL,
-        request=request or default_request(),
+        request=CountedRequest(request or default_request()),
         get_updates_request=request or default_request(),
     )
 

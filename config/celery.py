@@ -1,12 +1,12 @@
 """The Celery app. Configured from Django settings under the ``CELERY_`` namespace."""
 
-import logging
 import os
 
 from celery import Celery
-from celery.signals import task_prerun, worker_init
+from celery.signals import task_postrun, task_prerun, worker_process_init
+from django.db.backends.signals import connection_created
 
-from games import catalog
+from games import logcontext, metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -29,16 +29,44 @@ def drop_unusable_connections(task=None, **kwargs) -> None:
             connection.close_if_unusable_or_obsolete()
 
 
-@worker_init.connect
-def load_engines(**kwargs) -> None:
-    """Load every engine and computer player before the first task rather than in it: their
-    tables take up to 50 ms to build, which the first moves of each game type would wait
-    for. A broken engine is logged here and fails only its own games, as it would lazily."""
+# The log context of each running task about a game, to restore when it ends (a task run
+# in-process must give its caller's context back).
+_game_tokens: dict[str, object] = {}
 
-    for slug in catalog.slugs():
-        try:
-            kind = catalog.get(slug)
-            assert kind.rules is not None
-            kind.strategies()
-        except Exception:
-            logging.getLogger(__name__).exception("could not load the %s engine", slug)
+
+@task_prerun.connect
+def note_the_game(task_id=None, task=None, args=None, kwargs=None, **extra) -> None:
+    """Every line a task about a game logs carries the game's id (the processor's and the
+    sync's first argument is the game)."""
+    game = (kwargs or {}).get("game_id", args[0] if args else None)
+    if task is not None and task.name in GAME_TASKS and isinstance(game, int):
+        _game_tokens[task_id] = logcontext.game_id.set(game)
+
+
+@task_postrun.connect
+def task_done(task_id=None, task=None, state=None, **extra) -> None:
+    token = _game_tokens.pop(task_id, None)
+    if token is not None:
+        logcontext.game_id.reset(token)
+    # Periodic tasks leave a trace, so that an alert sees when they stop (docs/runbook.md).
+    periodic = {entry["task"] for entry in app.conf.beat_schedule.values()}
+    if task is not None and task.name in periodic and state == "SUCCESS":
+        metrics.periodic_task_ran(task.name)
+
+
+@worker_process_init.connect  # sent by the solo pool too (not by the tests' thread pools)
+def bound_database_statements(**kwargs) -> None:
+    """In a worker, no database statement waits forever (WORKER_STATEMENT_TIMEOUT)."""
+    connection_created.connect(set_statement_timeout, dispatch_uid="worker-statement-timeout")
+
+
+def set_statement_timeout(sender=None, connection=None, **kwargs) -> None:
+    from django.conf import settings
+
+    if connection is not None and connection.vendor == "postgresql":
+        milliseconds = int(settings.WORKER_STATEMENT_TIMEOUT * 1000)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET statement_timeout = {milliseconds}")
+
+
+GAME_TASKS = {"games.tasks.process_game", "bot.tasks.sync_game", "games.tasks.game_finished"}

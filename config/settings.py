@@ -109,15 +109,25 @@ else:
 
 # --- Redis, cache and Celery ----------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# "shared": what every process must see alike, the Telegram syncs' locks and flags
+# (bot/sync.py). With Redis, Redis; on the embedded default, where the site and the bot
+# are separate processes, a table of the database they both open (createcachetable).
 if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-        }
-    }
+    _redis_cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    CACHES = {"default": _redis_cache, "shared": _redis_cache}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "shared": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "catclub_shared_cache",
+        },
+    }
+# Telegram's flood limits are counted in Redis, or without it in this file, locked by each
+# process in turn (bot/ratelimit.py).
+TELEGRAM_RATE_FILE = Path(
+    env.str("TELEGRAM_RATE_FILE", default=str(SQLITE_PATH.parent / "telegram-rate.json"))
+)
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
@@ -131,12 +141,29 @@ CELERY_RESULT_EXPIRES = timedelta(hours=1)
 CELERY_TIMEZONE = "UTC"
 # A task is acknowledged after it ran, one at a time: a killed worker's task is delivered
 # again. The database stays the source of truth either way (pending moves are swept).
-CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# Two queues, each with its own workers, so that neither starves the other: game work
+# (moves, the sweep, ratings) and the Telegram syncs, which may wait on Telegram's limits.
+# Routed by task name. CELERY_QUEUE names the game queue; the sync queue is named after it
+# (a test run sets its own CELERY_QUEUE and so owns both).
+GAMES_QUEUE = env.str("CELERY_QUEUE", default="celery")
+TELEGRAM_QUEUE = f"{GAMES_QUEUE}.telegram"
+CELERY_TASK_DEFAULT_QUEUE = GAMES_QUEUE
+# Declared, so that a worker started without -Q consumes both (one process on a laptop).
+CELERY_TASK_QUEUES = {GAMES_QUEUE: {}, TELEGRAM_QUEUE: {}}
+CELERY_TASK_ROUTES = {
+    "games.tasks.*": {"queue": GAMES_QUEUE},
+    "bot.tasks.*": {"queue": TELEGRAM_QUEUE},
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=60)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=50)
+# The game workers' solo pool cannot enforce those limits, and their tasks call nothing
+# but the database: there, on PostgreSQL, no statement may run (or wait for a lock) longer
+# than this many seconds. The task fails; its moves stay pending and the sweep re-queues
+# them (config/celery.py).
+WORKER_STATEMENT_TIMEOUT = env.float("WORKER_STATEMENT_TIMEOUT", default=10.0)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Celery closes the database connections around every task unless told to reuse them; a
 # new PostgreSQL connection per move cost more than the move. Connections that are
@@ -234,7 +261,8 @@ SESSION_COOKIE_SECURE = HTTPS_ONLY
 CSRF_COOKIE_SECURE = HTTPS_ONLY
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SSL_REDIRECT", default=HTTPS_ONLY)
 # The container health check asks gunicorn directly, over plain HTTP.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# So is Prometheus scraping /metrics on the internal network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS_ONLY else None
 SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS_ONLY else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=True)
@@ -252,11 +280,26 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
 # --- Logging --------------------------------------------------------------------------
+# json: one object per line with the game and the Telegram update being handled, for a
+# log collector (config/logformat.py); plain: for people. Production defaults to json.
+LOG_FORMAT = env.str("LOG_FORMAT", default="plain" if DEBUG else "json")
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured("LOG_FORMAT must be plain or json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "config.logformat.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"httpx": {"level": "WARNING"}},
 }
+# Celery's workers log through the same handlers instead of replacing them with their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# --- Metrics ----------------------------------------------------------------------------
+# /metrics (Prometheus) answers only with "Authorization: Bearer <METRICS_TOKEN>"; without
+# a token set it does not exist. The counts are kept in Redis (games/metrics.py).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")

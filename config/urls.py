@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from admin_ui.login_throttle import ThrottledAdminAuthenticationForm
 from config.health import healthz
+from config.metrics import metrics_view
 
 # The admin's own login (admin.site, mounted below, the site's only login) counts and
 # throttles failed attempts.
@@ -19,6 +20,7 @@ def favicon(request):
 urlpatterns = [
     path("favicon.ico", favicon),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("telegram/", include("bot.urls")),

@@ -28,3 +28,15 @@ def celery_worker(redis_url, transactional_db):
             yield app
     finally:
         app.conf.task_always_eager = True
+
+
+@pytest.fixture
+def quick_hard(monkeypatch):
+    """Hard (searching) computers think a few playouts only, so a test with hard seats
+    stays fast; the games' players are changed for this test alone."""
+    from games import catalog
+
+    for kind in catalog.all_games():
+        found = kind.strategies()
+        if hasattr(found.get("hard"), "with_budget"):
+            monkeypatch.setitem(found, "hard", found["hard"].with_budget(0.05, iterations=4))

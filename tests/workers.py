@@ -26,13 +26,25 @@ def test_database_url() -> str:
 
 
 class WorkerProcess:
-    """``celery worker`` in a child process, against the test database and Redis."""
+    """``celery worker`` in a child process, against the test database and Redis.
+
+    It consumes the test run's queues (both, unless ``queues`` picks some), with
+    production's solo pool unless ``pool`` says otherwise."""
 
     def __init__(
-        self, app: str = "config", log_dir: Path | None = None, queues: str = "", **env: str
+        self,
+        app: str = "config",
+        log_dir: Path | None = None,
+        *,
+        queues: list[str] | None = None,
+        pool: str = "solo",
+        concurrency: int = 1,
+        **env: str,
     ):
         self.app = app
-        self.queues = queues  # comma-separated; empty: the queues the app's settings name
+        self.queues = queues
+        self.pool = pool
+        self.concurrency = concurrency
         self.name = f"w{uuid.uuid4().hex[:6]}@%h"
         self.env = {
             **os.environ,
@@ -56,15 +68,15 @@ class WorkerProcess:
                 "-A",
                 self.app,
                 "worker",
-                "--pool=solo",  # as in production: one task at a time, scaled by processes
-                "--concurrency=1",
+                f"--pool={self.pool}",
+                f"--concurrency={self.concurrency}",
+                *(["-Q", ",".join(self.queues)] if self.queues else []),
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
                 "--loglevel=INFO",
                 "-n",
                 self.name,
-                *(["-Q", self.queues] if self.queues else []),
             ],
             cwd=ROOT,
             env=self.env,

@@ -26,7 +26,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from games import catalog
-from games.play import errors, services
+from games.play import errors, levels, services
 from games.play.models import Game, GameStatus, Player
 
 from . import miniapp
@@ -67,18 +67,16 @@ def _player_or_403(request):
 # -- the sandbox ------------------------------------------------------------------------
 @require_safe
 def new_table(request):
-    games = [
-        {
-            "kind": kind,
-            "levels": [name for name in kind.strategies() if name != "heuristic"],
-        }
-        for kind in catalog.all_games()
-    ]
     player = session_player(request)
     return render(
         request,
         "web/play_new.html",
-        {"games": games, "player": player, "max_computers": MAX_COMPUTERS},
+        {
+            "games": [(kind, bool(levels.offered(kind))) for kind in catalog.all_games()],
+            "player": player,
+            "computers": range(1, MAX_COMPUTERS + 1),
+            "levels": levels.CHOICES,
+        },
     )
 
 
@@ -90,17 +88,17 @@ def create_table(request):
         computers = int(request.POST.get("computers", "0"))
     except (catalog.UnknownGame, ValueError):
         return redirect("web:play")
-    level = request.POST.get("level") or kind.default_strategy
-    if level not in kind.strategies():
-        level = kind.default_strategy
     computers = max(0, min(computers, kind.max_players - 1, MAX_COMPUTERS))
+    # One level per computer, in seat order (issue 14); a game without it plays its own.
+    chosen = request.POST.getlist("level")[:computers]
+    chosen += [levels.NORMAL] * (computers - len(chosen))
     try:
         player = services.browser_player(
             request.POST.get("name", ""), translation.get_language(), session_player(request)
         )
         game = services.create_lobby(None, kind.slug, player)
-        for _n in range(computers):
-            services.add_computer(game, level)
+        for level in chosen:
+            services.add_computer(game, levels.strategy_for(kind, level))
         if 1 + computers >= kind.min_players and request.POST.get("friends") != "1":
             services.start(game, by=player)
     except errors.GameError as exc:
@@ -136,6 +134,7 @@ def table(request, pk: int):
             and t.seat is None
             and len(t.seats) < t.kind.max_players,
             "is_creator": player is not None and player.pk == game.created_by_id,
+            "levels": [(level, levels.LABELS[level]) for level in levels.offered(game.kind)],
             "error": error,
         },
     )
@@ -158,7 +157,7 @@ def state(request, pk: int):
         row = (
             Game.objects.filter(pk=pk)
             .annotate(n_seats=Count("seats"))
-            .only("version", "status", "deadline")
+            .only("version", "status", "deadline", "updated_at")
             .first()
         )
         if row is None:
@@ -214,6 +213,30 @@ def start(request, pk: int):
     player = session_player(request)
     try:
         services.start(game, by=player)
+    except errors.GameError as exc:
+        request.session["play_error"] = str(exc)
+    return redirect("web:table", pk=pk)
+
+
+@require_POST
+def computer(request, pk: int):
+    """The creator's lobby choices about computers (issue 14): a ``seat`` changes that
+    computer's level; without one, a computer sits down at the ``level`` chosen."""
+    game = _game(pk)
+    player = session_player(request)
+    level = request.POST.get("level", "")
+    try:
+        if player is None or player.pk != game.created_by_id:
+            raise errors.NotAllowed()
+        if level not in levels.offered(game.kind):
+            raise errors.GameError()
+        seat = request.POST.get("seat")
+        if seat is None:
+            services.add_computer(game, levels.strategy_for(game.kind, level))
+        else:
+            services.set_computer_level(game, int(seat), level, by=player)
+    except ValueError:
+        request.session["play_error"] = str(errors.GameError())
     except errors.GameError as exc:
         request.session["play_error"] = str(exc)
     return redirect("web:table", pk=pk)

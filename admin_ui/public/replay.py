@@ -1,5 +1,5 @@
-"""The data behind a game's replay page: the public view at every step, and each seat's
-private view only once the game is over.
+"""The data behind a game's replay page: the public view at every step, what happened in
+words, and each seat's private view only once the game is over.
 
 Views travel as deltas (only the keys that changed since the previous step), so a long
 Smoking Cat match stays a small page; the browser rebuilds each step from them.
@@ -7,15 +7,22 @@ Smoking Cat match stays a small page; the browser rebuilds each step from them.
 
 from __future__ import annotations
 
+import json
 import logging
+from types import ModuleType
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from games import art
 from games.play.models import ENDED_STATUSES, Game, GameStatus
 from games.play.replay import applied_moves, views
 from games.play.table import seen_by
+from games.ratings import standings
+
+from .tables import web_module
 
 log = logging.getLogger(__name__)
 
@@ -24,14 +31,13 @@ CACHE_SECONDS = 24 * 3600
 # A running game's replay is worth keeping while people watch that move.
 RUNNING_SECONDS = 10 * 60
 
-# Words the page's script needs, translated on the server (no JavaScript catalog).
+# Words the page's script needs, translated on the server (no JavaScript catalog). What
+# happened at each step comes as sentences (``sentences``), never from the script.
 LABELS = {
     "step": _("Step"),
     "of": _("of"),
-    "start": _("Start of the game"),
     "seat": _("Seat"),
     "player": _("Player"),
-    "hand": _("Hand"),
     "cards": _("Cards"),
     "letters": _("Letters"),
     "points": _("Points"),
@@ -58,37 +64,14 @@ LABELS = {
     "score": _("Score"),
     "to_act": _("to act"),
     "phase": _("Phase"),
-    "details": _("Everything in this view"),
-    "moderator": _("A moderator's decision"),
     "hidden": _("hidden"),
-    "private": _("private"),
-    "nothing": _("Nothing happened that spectators may see."),
-    "sated": _("sated"),
     "over": _("Game over"),
     "hands": _("Hands"),
     "passed_cards": _("passed"),
-    "bone": _("bone"),
-    "fish": _("fish"),
     "kind_cat": _("cat"),
     "kind_dog": _("dog"),
-    # Cards
-    "felix_R": _("rabbit"),
-    "felix_D": _("big dog"),
-    "felix_d": _("small dog"),
-    "bon_cheese": _("cheese"),
-    "bon_cat": _("cat"),
-    "bon_mouse1": _("mouse 1"),
-    "bon_mouse2": _("mouse 2"),
-    "bon_mouse3": _("mouse 3"),
-    "action_shoo": _("Shoo"),
-    "action_wander": _("Wander"),
-    "action_switch": _("Switch seats"),
-    "action_snatch": _("Snatch"),
-    "action_bowl": _("Pass the bowl"),
-    "action_trade": _("Trade a bite"),
-    "action_swap": _("Swap dinners"),
-    "action_clean": _("Clean the bowl"),
-    "action_helping": _("Second helping"),
+    "play": _("Play"),
+    "pause": _("Pause"),
     # Phases
     "phase_pass": _("passing cards"),
     "phase_play": _("play"),
@@ -98,46 +81,18 @@ LABELS = {
     "phase_mark": _("markers"),
     "phase_feed": _("feeding"),
     "phase_more": _("feeding"),
-    # Names of event fields
-    "k_points": _("points"),
-    "k_winner": _("winner"),
-    "k_cards": _("cards"),
-    "k_card": _("card"),
-    "k_losers": _("lost by"),
-    "k_reason": _("reason"),
-    "k_amount": _("amount"),
-    "k_price": _("price"),
-    "k_letter": _("letter"),
-    "k_letters": _("letters"),
-    "k_delta": _("change"),
-    "k_deal": _("deal"),
-    "k_dealer": _("dealer"),
-    "k_round": _("round"),
-    "k_first": _("first"),
-    "k_leader": _("leader"),
-    "k_scores": _("scores"),
-    "k_ranks": _("places"),
-    "k_position": _("position"),
-    "k_returned": _("returned"),
-    "k_took": _("took"),
-    "k_mouse_card": _("mouse card"),
-    "k_cat_points": _("cat points"),
-    "k_bank": _("bank"),
-    "k_need": _("needed"),
-    "k_paid": _("paid"),
-    "k_animal": _("animal"),
-    "k_tokens": _("tokens"),
 }
 
 
 def cache_key(game: Game) -> str:
-    return f"web:replay:v1:{game.pk}:{game.version}:{game.status}"
+    # The sentences are in the page's language: one replay per language.
+    return f"web:replay:v2:{game.pk}:{game.version}:{game.status}:{get_language()}"
 
 
 def payload(game: Game) -> dict[str, Any] | None:
-    """The replay of ``game`` (None for a game that never started), cached per version and
-    status: a running game's replay is built once per move however many watch it, and a
-    finished one once."""
+    """The replay of ``game`` (None for a game that never started), cached per version,
+    status and language: a running game's replay is built once per move however many
+    watch it, and a finished one once."""
     if game.seed is None or game.status == GameStatus.LOBBY:
         return None
     key = cache_key(game)
@@ -150,10 +105,12 @@ def payload(game: Game) -> dict[str, Any] | None:
 
 def build(game: Game) -> dict[str, Any]:
     reveal = game.status in ENDED
-    n = len(game.seats.all())  # prefetched by the view
+    lines = standings.seat_lines(game)  # the seats are prefetched by the view
+    names = [line.name for line in lines]
+    module = web_module(game.game_type)
     out_steps: list[dict] = []
     previous_public: dict = {}
-    previous_private: list[dict] = [{} for _ in range(n)]
+    previous_private: list[dict] = [{} for _ in lines]
     try:
         for move, public, seat_views in views(game, applied_moves(game), seats=reveal):
             events = move.events if move else []
@@ -176,12 +133,80 @@ def build(game: Game) -> dict[str, Any]:
                     for before, now in zip(previous_private, privates, strict=True)
                 ]
                 previous_private = privates
+            step["text"] = sentences(module, step, names, public)
             previous_public = public
             out_steps.append(step)
     except Exception:  # an engine that cannot replay its own log: show what we have
         log.exception("game %s: replay failed at step %s", game.pk, len(out_steps))
         return {"game": game.game_type, "reveal": reveal, "steps": out_steps, "broken": True}
     return {"game": game.game_type, "reveal": reveal, "steps": out_steps, "broken": False}
+
+
+def sentences(module: ModuleType, step: dict, names: list[str], view: dict) -> list[str]:
+    """What happened at ``step``, in words: the web table's sentences for its events (one
+    source of sentences for the table and the replay), and after the game those only
+    some seats saw, each said to be theirs. A move none of whose events makes a sentence
+    is told by its choices, or as a move of its seat."""
+    if step["seq"] == 0:
+        return [str(_("Start of the game"))]
+    said = [text for ev in step["events"] if (text := module.event_text(ev, names, view))]
+    for ev in step.get("private_events", []):
+        text = module.event_text(ev, names, view)
+        if text:
+            whose = ", ".join(_name(names, seat) for seat in ev.get("to") or [])
+            said.append(_("Only %(names)s saw: %(text)s") % {"names": whose, "text": text})
+    if said:
+        return said
+    if step["moderator"]:
+        return [str(_("A moderator's decision"))]
+    who = _name(names, step["seat"])
+    if step.get("action"):
+        parts = tuple(step["action"].split(":"))
+        chosen = [module.option(parts[:n], view, names)[0] for n in range(1, len(parts) + 1)]
+        return [_("%(name)s: %(choice)s") % {"name": who, "choice": " → ".join(chosen)}]
+    if step["seat"] is not None:
+        return [_("%(name)s moves.") % {"name": who}]
+    return [str(_("Nothing happened that spectators may see."))]
+
+
+def _name(names: list[str], seat: int | None) -> str:
+    return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+
+
+def deck(game: Game, steps: list[dict]) -> dict[str, str]:
+    """The card art for ``steps``, {code: svg} with each card named in the page's
+    language: only the cards those steps show, so a running game's page holds no picture
+    of a card nobody has seen."""
+    module = web_module(game.game_type)
+    text = json.dumps(steps)
+    return {
+        code: art.card_svg(game.game_type, code, module.card_label(code))
+        for code in art.codes(game.game_type)
+        if json.dumps(code) in text
+    }
+
+
+def back(game: Game) -> str:
+    """A face-down card of the game's deck."""
+    return art.back_svg(game.game_type, "", str(_("Face-down card")))
+
+
+def follow(game: Game, data: dict | None, since: str) -> dict[str, Any]:
+    """What a page following a running game asks for: the steps from ``since`` on (all of
+    them once the game is over: its hands are shown from the first step), with the art of
+    their cards."""
+    if data is None:
+        return {"status": game.status, "from": 0, "steps": [], "cards": {}}
+    start = int(since) if since.isdigit() and not data["reveal"] else 0
+    steps = data["steps"][start:]
+    return {
+        "status": game.status,
+        "reveal": data["reveal"],
+        "broken": data["broken"],
+        "from": start,
+        "steps": steps,
+        "cards": deck(game, steps),
+    }
 
 
 def private_part(seat_view: dict, public: dict) -> dict:

@@ -1,16 +1,21 @@
 from django.urls import path
 
-from . import play, views
+from . import archive, play, players, views
 
 app_name = "web"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("rules/<slug:slug>/", views.rules_detail, name="rules-game"),
     path("leagues/", views.league_list, name="leagues"),
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("games/<int:pk>/", views.game_detail, name="game"),
+    path("games/", archive.game_list, name="games"),
+    path("players/", players.player_list, name="players"),
+    path("leaderboard/", players.leaderboard, name="leaderboard"),
+    path("leaderboard/<slug:slug>/", players.leaderboard, name="leaderboard-game"),
     path("play/", play.new_table, name="play"),
     path("play/new/", play.create_table, name="play-create"),
     path("play/tg/", play.miniapp_entry, name="miniapp"),
@@ -20,4 +25,5 @@ urlpatterns = [
     path("play/<int:pk>/move/", play.move, name="table-move"),
     path("play/<int:pk>/join/", play.join, name="table-join"),
     path("play/<int:pk>/start/", play.start, name="table-start"),
+    path("play/<int:pk>/computer/", play.computer, name="table-computer"),
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -16,26 +16,33 @@ from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
 
-from . import replay
+from . import learn, profiles, replay, tables
 
 RECENT = 10
 PLAYING_NOW = 8
+# A league's page shows the top of each table; the whole table is the league's
+# leaderboard, paged (``players.leaderboard``): a league of thousands stays one page.
+STANDINGS_TOP = 20
 
 
 @require_safe
 def home(request):
-    leagues = _leagues()[:6]
-    playing = (
-        Game.objects.filter(status=GameStatus.RUNNING)
-        .select_related("league")
-        .prefetch_related(standings.seats_prefetch())
-        .order_by("-started_at")[:PLAYING_NOW]
-    )
-    context = {
-        "leagues": leagues,
-        "playing": [standings.GameLine(g, standings.seat_lines(g)) for g in playing],
-    }
+    context = {"leagues": _leagues()[:6], "playing": _playing_now()}
     return render(request, "admin_ui/home.html", context)
+
+
+def _playing_now(league: League | None = None) -> list[standings.GameLine]:
+    """The latest games that started and run now, everywhere or in one league: two
+    queries (the games, their seats)."""
+    games = Game.objects.filter(status=GameStatus.RUNNING)
+    if league is not None:
+        games = games.filter(league=league)
+    games = (
+        games.select_related("league")
+        .prefetch_related(standings.seats_prefetch())
+        .order_by("-started_at", "-pk")[:PLAYING_NOW]
+    )
+    return [standings.GameLine(g, standings.seat_lines(g)) for g in games]
 
 
 def _count(queryset):
@@ -61,12 +68,30 @@ def _leagues():
 
 @require_safe
 def rules(request):
-    """How catclub reads each game's rule book (the clauses the rules mark Interpretation)."""
-    games = [
-        {"slug": kind.slug, "name": kind.name, "clauses": kind.interpretations}
-        for kind in catalog.all_games()
-    ]
-    return render(request, "web/rules.html", {"games": games})
+    """The games' rules, one card each, and how to start playing (in Telegram or here)."""
+    context = {
+        "games": [learn.index_entry(kind) for kind in catalog.all_games()],
+        "telegram": learn.telegram_links(),
+    }
+    return render(request, "web/rules.html", context)
+
+
+@require_safe
+def rules_detail(request, slug: str):
+    """A game's full rules, clause by clause (each an anchor: ``#F12``), the
+    interpretations beside the clauses they interpret."""
+    try:
+        kind = catalog.get(slug)
+    except catalog.UnknownGame:
+        raise Http404(_("There is no such game.")) from None
+    doc = learn.document(kind)
+    context = {
+        "kind": kind,
+        "doc": doc,
+        "sections": learn.sections(kind, doc) if doc else [],
+        "telegram": learn.telegram_links(),
+    }
+    return render(request, "web/rules_detail.html", context)
 
 
 @require_safe
@@ -84,11 +109,17 @@ def league_detail(request, slug: str):
         "league": league,
         "seasons": seasons,
         "season": season,
-        "tables": standings.tables(league, season),
+        "tables": _top(standings.tables(league, season, limit=STANDINGS_TOP + 1)),
         "matches": standings.running_matches(league),
+        "playing": _playing_now(league),
         "recent": standings.recent_games(league=league, limit=RECENT),
     }
     return render(request, "web/league_detail.html", context)
+
+
+def _top(tables):
+    """(game type, name, the top rows, whether more follow) for each table."""
+    return [(t, name, rows[:STANDINGS_TOP], len(rows) > STANDINGS_TOP) for t, name, rows in tables]
 
 
 @require_safe
@@ -98,11 +129,12 @@ def player_detail(request, pk: int):
     player = get_object_or_404(
         Player.objects.filter(seats__game__started_at__isnull=False).distinct(), pk=pk
     )
-    ratings = standings.player_ratings(player)
+    records = profiles.records(player)
     context = {
         "player": player,
-        "ratings": ratings,
-        "series": standings.history(player, ratings),
+        "ratings": standings.player_ratings(player),
+        "records": records,
+        "series": profiles.chart_series(records),
         "recent": standings.recent_games(player=player, limit=RECENT),
     }
     return render(request, "web/player_detail.html", context)
@@ -110,6 +142,10 @@ def player_detail(request, pk: int):
 
 @require_safe
 def game_detail(request, pk: int):
+    """A game's page. A running game shows the live table as a spectator sees it (followed
+    by long polling, as the web table is) above the replay so far, which follows it too
+    (``?format=json&since=<step>`` gives the steps from there); a finished game's page is
+    its replay."""
     game = (
         Game.objects.select_related("league")
         .prefetch_related(standings.seats_prefetch())
@@ -118,6 +154,9 @@ def game_detail(request, pk: int):
     )
     if game is None:
         raise Http404(_("There is no such game."))
+    data = replay.payload(game)
+    if request.GET.get("format") == "json":
+        return JsonResponse(replay.follow(game, data, request.GET.get("since", "")))
     seats = standings.seat_lines(game)
     decision = RatedGame.objects.filter(game=game).first()
     changes = {
@@ -129,7 +168,7 @@ def game_detail(request, pk: int):
     for seat in seats:
         change = changes.get(seat.player_id)
         seat.rating_delta = change.delta if change else None
-    data = replay.payload(game)
+    running = game.status == GameStatus.RUNNING
     context = {
         "game": game,
         "seats": seats,
@@ -138,9 +177,14 @@ def game_detail(request, pk: int):
         "replay_meta": {
             "seats": [{"number": s.number, "name": s.name} for s in seats],
             "labels": {k: str(v) for k, v in replay.LABELS.items()},
-            "events": {k: str(v) for k, v in game.kind.event_labels.items()},
+            "live": running,
         },
-        "running": game.status == GameStatus.RUNNING,
+        "deck": replay.deck(game, data["steps"]) if data else {},
+        "card_back": replay.back(game) if data else "",
+        "legend": tables.legend(game.game_type) if data else [],
+        # A spectator's table: a seat's own view never reaches this page.
+        "t": tables.table_context(game, None) if running else None,
+        "running": running,
         "ended": game.status in replay.ENDED,
     }
     return render(request, "web/game_detail.html", context)

@@ -6,7 +6,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from games import art
+from games import art, catalog
 
 register = template.Library()
 
@@ -86,3 +86,13 @@ def index(items, i):
         return items[int(i)]
     except (IndexError, TypeError, ValueError, KeyError):
         return ""
+
+
+@register.filter
+def plays_for_letters(game_type: str) -> bool:
+    """Whether a game's score is letters received, where fewer is better (S16), rather
+    than points: its averages get a heading of their own."""
+    try:
+        return catalog.get(game_type).plays_for_letters
+    except catalog.UnknownGame:
+        return False

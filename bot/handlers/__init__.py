@@ -2,15 +2,18 @@
 
 import logging
 
+from telegram import Update
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from bot.handlers import buttons, commands, migration
+from games import logcontext
 
 log = logging.getLogger(__name__)
 
@@ -19,7 +22,14 @@ async def log_error(update, context) -> None:
     log.error("update %s failed", getattr(update, "update_id", None), exc_info=context.error)
 
 
+async def note_update(update, context) -> None:
+    """First for every update (group -1): the logs and the tap latency know which update
+    this is and when it arrived (``games.logcontext``; each update runs in its own task)."""
+    logcontext.update_started(getattr(update, "update_id", None))
+
+
 def register(app: Application) -> None:
+    app.add_handler(TypeHandler(Update, note_update), group=-1)
     app.add_handler(CommandHandler("start", commands.start))
     app.add_handler(CommandHandler("help", commands.help_command))
     app.add_handler(CommandHandler("rules", commands.rules))

@@ -28,12 +28,13 @@ from bot.handlers.common import (
     player_for,
 )
 from bot.handlers.settings_menu import apply as apply_setting
+from bot.render import lobby as lobby_render
 from bot.render import renderer
 from bot.screens import GameScreens
 from bot.texts import rules_text
 from games import catalog
 from games.languages import Language, native_name
-from games.play import services
+from games.play import levels, services
 from games.play.errors import GameError
 from games.play.models import Game, GameStatus
 
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 
 # One move per seat and seen version: a flood of taps on one button records one move.
 TAP_TTL = 30
-MANAGING_OPS = ("s", "q", "c", "r", "k")
+MANAGING_OPS = ("s", "q", "c", "r", "k", "v")
 
 
 Route = Callable[[Update, ContextTypes.DEFAULT_TYPE, callbacks.Data], Awaitable[Reply]]
@@ -191,6 +192,8 @@ def _lobby(user, data: callbacks.Data, is_admin: bool) -> Reply:
             if op == "c":
                 services.add_computer(game)
                 return Reply(_("A computer joins the table."))
+            if op[0] == "v":
+                return _next_level(game, op, player, is_admin)
             number = int(op[1:])
             if op[0] == "k":
                 services.remove_seat(game, number, by=player, is_chat_admin=is_admin)
@@ -207,6 +210,20 @@ def _lobby(user, data: callbacks.Data, is_admin: bool) -> Reply:
             return Reply(_("A computer takes that seat."))
         except GameError as exc:
             return Reply(str(exc))
+
+
+def _next_level(game: Game, op: str, player, is_admin: bool) -> Reply:
+    """A lobby computer's level button: the seat moves on from the level the button showed
+    (a button older than the seat's level is refused, so a double tap changes it once)."""
+    number, shown = callbacks.level_tapped(op)
+    level = levels.next_level(shown)
+    seat = services.set_computer_level(
+        game, number, level, by=player, is_chat_admin=is_admin, current=shown
+    )
+    return Reply(
+        _("%(name)s now plays at level %(level)s.")
+        % {"name": lobby_render.computer_name(seat), "level": levels.LABELS[level]}
+    )
 
 
 async def lobby(update: Update, context, data: callbacks.Data) -> Reply:

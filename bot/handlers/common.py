@@ -18,6 +18,7 @@ from telegram.error import TelegramError
 from bot import cachekeys, ratelimit
 from bot.keyboard import Rows, to_markup
 from bot.sender import NO_PREVIEW
+from games import metrics
 from games.languages import from_telegram
 from games.play import services
 from games.play.models import Player
@@ -71,6 +72,7 @@ async def answer(update: Update, reply: Reply) -> None:
         await query.answer(reply.toast[:TOAST_LIMIT] or None, show_alert=reply.alert)
     except TelegramError as exc:
         log.info("could not answer callback query %s: %s", query.id, exc)
+    metrics.tap_answered()
 
 
 async def edit_tapped(update: Update, text: str, rows: Rows) -> None:

@@ -10,15 +10,22 @@ from bot.keyboard import Button
 from bot.render.common import Ctx, esc, join, ranking, title
 from config.links import absolute
 from games import catalog
+from games.play import levels
 from games.play.models import AbortReason, Game, GameStatus, Seat
 
 
 def seat_label(seat: Seat) -> str:
-    """How a seat is named everywhere (not escaped)."""
+    """How a seat is named everywhere (not escaped): a computer's with its level."""
     if seat.player_id is None:
-        return "🤖 " + _("Computer %(number)d") % {"number": seat.number + 1}
-    name = seat.player.display_name
-    return f"{name} 🤖" if seat.replaced_by_computer else name
+        name = "🤖 " + computer_name(seat)
+    else:
+        name = seat.player.display_name
+        name = f"{name} 🤖" if seat.replaced_by_computer else name
+    return levels.with_level(name, seat)
+
+
+def computer_name(seat: Seat) -> str:
+    return _("Computer %(number)d") % {"number": seat.number + 1}
 
 
 def players_rule(slug: str) -> str:
@@ -84,12 +91,31 @@ def lobby(game: Game, seats: list[Seat], start_link: str):
                 "➖ " + _("Remove computer"), callbacks.lobby(game.pk, f"k{computers[-1].number}")
             )
         )
+    rows[2:2] = level_rows(game, computers)  # under the computers' own row
     for seat in unreachable[:5]:
         label = "🤖 " + _("Computer instead of %(name)s") % {"name": seat.player.display_name}
         rows.append([Button(label, callbacks.lobby(game.pk, f"r{seat.number}"))])
     if unreachable and start_link:
         rows.append([Button("📩 " + _("Open a private chat with the bot"), url=start_link)])
     return join(lines), rows
+
+
+def level_rows(game: Game, computers: list[Seat]) -> list[list[Button]]:
+    """A button per lobby computer that moves it on to the next level (issue 14); none
+    for a game whose computers come in one level."""
+    if len(levels.offered(game.kind)) < 2:
+        return []
+    rows = []
+    for seat in computers:
+        shown = levels.level_of(seat.strategy)
+        if shown is None:
+            continue
+        text = "🎚 " + _("%(name)s: %(level)s") % {
+            "name": computer_name(seat),
+            "level": levels.LABELS[shown],
+        }
+        rows.append([Button(text + " 🔄", callbacks.level(game.pk, seat.number, shown))])
+    return rows
 
 
 def final(game: Game, names: list[str], score_label, view: dict) -> str:

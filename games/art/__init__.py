@@ -9,7 +9,9 @@ pages and a PNG renderer for Telegram can all share it.
     codes(game_slug)                  every card code of the game, as the engine's views
                                       name them, plus the table's other cards
     default_label(game_slug, code)    an English label (the web layer passes translated ones)
-    legend(game_slug)                 [(symbol_svg, text)] where a deck needs explaining
+    legend(game_slug, texts=None)     [(symbol_svg, text)] where a deck needs explaining;
+                                      ``texts`` (translated by the caller) replace the
+                                      English ones, in the same order
     back_variants(game_slug)          the variants ``back_svg`` knows
 
 Labels are passed in because they are translated by the caller; every card carries its
@@ -84,6 +86,14 @@ def symbol_svg(motif: str, label: str) -> str:
     return document(label, body).replace('viewBox="0 0 100 140"', 'viewBox="0 0 100 100"', 1)
 
 
-def legend(game_slug: str) -> list[tuple[str, str]]:
-    """What the symbols of a deck mean: (symbol_svg, English text) pairs."""
-    return [(symbol_svg(motif, text), text) for motif, text in _deck(game_slug).legend()]
+def legend(game_slug: str, texts: list[str] | None = None) -> list[tuple[str, str]]:
+    """What the symbols of a deck mean: (symbol_svg, text) pairs, in English unless the
+    caller passes its own ``texts``, one for each of the deck's entries."""
+    rows = _deck(game_slug).legend()
+    if texts is None:
+        texts = [text for _motif, text in rows]
+    if len(texts) != len(rows):
+        raise ValueError(f"{game_slug}: {len(rows)} legend entries, {len(texts)} texts")
+    return [
+        (symbol_svg(motif, text), text) for (motif, _english), text in zip(rows, texts, strict=True)
+    ]

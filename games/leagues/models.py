@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import catalog
+from games.play import levels
 
 game_word_validator = RegexValidator(
     r"^[^\W\d_]{3,12}$", _("The game word has 3 to 12 letters and nothing else.")
@@ -45,6 +46,17 @@ class League(models.Model):
     )
     # Seconds per turn in this league's games; empty: the chat's or the game type's default.
     turn_seconds = models.PositiveIntegerField(_("seconds per turn"), null=True, blank=True)
+    # Issue 14: the level of a computer that takes over a seat mid-game (its player timed
+    # out too often, or a moderator handed it over); games outside leagues use normal.
+    computer_level = models.CharField(
+        _("level of seats handed to a computer"),
+        max_length=10,
+        choices=levels.CHOICES,
+        default=levels.NORMAL,
+        help_text=_(
+            "When a player's seat is handed to a computer mid-game, it plays at this level."
+        ),
+    )
     is_active = models.BooleanField(_("active"), default=True)
     # A chat joins the league only with this code (the league's approval): its organisers
     # hand it to the groups they accept, and a new code (``games.leagues.services.

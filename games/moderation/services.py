@@ -200,8 +200,7 @@ def seat_to_computer(
         if seat.is_computer:
             raise SeatIsComputer(seat=number)
         player = seat.player
-        strategy = strategy or game.kind.default_strategy
-        services.replace_with_computer(game, number, strategy)
+        strategy = services.replace_with_computer(game, number, strategy).strategy
         return _record(
             by,
             ModerationKind.SEAT_TO_COMPUTER,

@@ -6,7 +6,8 @@ and ``Game.state`` is their cache.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -38,6 +39,8 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         ordering = ["display_name"]
+        # The public list of players pages by name, A to Z whatever the case.
+        indexes = [models.Index(Lower("display_name"), F("id"), name="player_name")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(telegram_id__isnull=True) | Q(telegram_id__gt=0),
@@ -154,6 +157,24 @@ class Game(models.Model):
             models.Index(fields=["status", "deadline"], name="game_status_deadline"),
             # The bot's recovery looks at the games that ended lately.
             models.Index(fields=["finished_at"], name="game_finished_at"),
+            # The public archive pages games that started, newest first, by keyset
+            # (``admin_ui.public.paging``): everywhere, and in one league.
+            models.Index(
+                fields=["-started_at", "-id"],
+                condition=Q(started_at__isnull=False),
+                name="game_archive",
+            ),
+            models.Index(
+                fields=["league", "-started_at", "-id"],
+                condition=Q(started_at__isnull=False),
+                name="game_archive_league",
+            ),
+            # The league list counts each league's finished games from the index alone.
+            models.Index(
+                fields=["league", "id"],
+                condition=Q(status=GameStatus.FINISHED),
+                name="game_finished_by_league",
+            ),
         ]
 
     def __str__(self) -> str:

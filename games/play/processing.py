@@ -33,9 +33,11 @@ from django.db.models.functions import JSONObject
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import metrics
 from games.computers import act, needs_history
 from games.engines import IllegalAction, observations
 from games.play import finish
+from games.play.levels import handover_strategy
 from games.play.models import Game, GameStatus, ModeratorMove, Move, MoveSource, MoveStatus, Seat
 from games.play.result import Result
 from games.play.signals import game_updated
@@ -80,6 +82,7 @@ def process(game_id: int, *, timeout_version: int | None = None) -> StepReport |
             step.time_out()
         step.run_computers()
         step.save(pending)
+    metrics.moves_processed(step.report, pending)
     return step.report
 
 
@@ -341,7 +344,7 @@ class Step:
             seat.timeouts += 1
             if seat.timeouts >= settings.TIMEOUTS_BEFORE_COMPUTER:
                 seat.replaced_by_computer = True
-                seat.strategy = seat.strategy or self.kind.default_strategy
+                seat.strategy = seat.strategy or handover_strategy(self.game)  # issue 14
             self.changed_seats.add(number)
 
     def run_computers(self) -> None:

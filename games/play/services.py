@@ -16,9 +16,9 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import catalog
+from games import catalog, metrics
 from games.languages import Language, from_telegram
-from games.play import errors, finish
+from games.play import errors, finish, levels
 from games.play.finish import notify
 from games.play.models import (
     OPEN_STATUSES,
@@ -181,6 +181,34 @@ def add_computer(game: Game, strategy: str | None = None) -> Seat:
     return seat
 
 
+def set_computer_level(
+    game: Game,
+    number: int,
+    level: str,
+    by: Player | None = None,
+    *,
+    is_chat_admin: bool = False,
+    current: str | None = None,
+) -> Seat:
+    """Change a lobby computer's level (issue 14). ``current``: the level the tapped
+    button showed; a seat whose level changed since refuses (a stale button)."""
+    if level not in levels.offered(game.kind):
+        raise errors.GameError()
+    with transaction.atomic():
+        game = _lock_lobby(game.pk)
+        _check_may_manage(game, by, is_chat_admin)
+        seat = game.seats.filter(number=number, player__isnull=True).first()
+        if seat is None:  # no such seat, or a person's: only computers have a level
+            raise errors.GameError()
+        if current is not None and levels.level_of(seat.strategy) != current:
+            raise errors.StaleButton()
+        seat.strategy = levels.strategy_for(game.kind, level)
+        seat.save(update_fields=["strategy"])
+        game.save(update_fields=["updated_at"])  # the web lobby's change token moves
+    notify(game)
+    return seat
+
+
 def remove_seat(
     game: Game, number: int, by: Player | None = None, *, is_chat_admin: bool = False
 ) -> None:
@@ -260,6 +288,7 @@ def start(game: Game, by: Player | None = None, *, is_chat_admin: bool = False) 
 
 
 # --- Play -----------------------------------------------------------------------------
+@metrics.counts_refusals
 def submit_move(
     game_id: int,
     player: Player,
@@ -408,7 +437,7 @@ def replace_with_computer(
     """Hand a seat to a computer for the rest of the game (a moderator's or the timer's
     decision, ``by=None``); in a lobby, the creator or a chat administrator swaps a player
     who cannot be reached for a computer."""
-    strategy = strategy or game.kind.default_strategy
+    strategy = strategy or levels.handover_strategy(game)  # issue 14: the league's level
     if strategy not in game.kind.strategies():
         raise errors.GameError()
     with transaction.atomic():

@@ -1,5 +1,5 @@
 """What the public pages show about leagues and players: standings per game and season,
-matches in progress, recent games and rating histories. Every function runs a fixed
+matches in progress, recent games and a player's ratings. Every function runs a fixed
 number of queries, however much data there is."""
 
 from __future__ import annotations
@@ -8,12 +8,24 @@ from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Avg, Count, Max, Prefetch, Q
+from django.db.models import (
+    Avg,
+    Count,
+    DateTimeField,
+    FloatField,
+    IntegerField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+)
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import catalog
 from games.leagues.models import League, Season
+from games.play import levels
 from games.play.models import ENDED_STATUSES, Game, GameStatus, Player, Seat
 from games.play.table import Table
 from games.ratings.models import Rating, RatingChange
@@ -42,33 +54,49 @@ def season_bounds(season: Season) -> tuple[datetime, datetime | None]:
     return start, end
 
 
-def table(league: League, game_type: str, season: Season | None = None) -> list[Row]:
-    """The standings of one game in a league, all-time or in a season, best first.
+def table(
+    league: League, game_type: str, season: Season | None = None, limit: int | None = None
+) -> list[Row]:
+    """The standings of one game in a league, all-time or in a season, best first; the
+    first ``limit`` rows only, if given (a league of thousands shows its top and pages the
+    rest through ``admin_ui.public.players.leaderboard``).
 
     Rating: all-time, the current league rating; in a season, the player's rating of that
     season, which starts afresh with the season (the all-time rating runs on). Games, wins
-    (first place, shared on a tie) and average score count the rated games only."""
-    changes = RatingChange.objects.filter(
-        rating__league=league, rating__game_type=game_type, rating__season=season
+    (first place, shared on a tie) and average score count the rated games only.
+
+    One query, from the ratings in the order of their index (``rating_table``): each row's
+    games, wins, average and last game are counted from its own changes, so a top ten
+    costs ten rows' worth, whatever the league's size."""
+    changes = RatingChange.objects.filter(rating=OuterRef("pk")).order_by().values("rating")
+
+    def per_rating(aggregate, output):
+        return Subquery(changes.annotate(v=aggregate).values("v"), output_field=output)
+
+    rows = (
+        Rating.objects.filter(league=league, game_type=game_type, season=season)
+        .annotate(
+            n=per_rating(Count("pk"), IntegerField()),
+            won=per_rating(Count("pk", filter=Q(rank=1)), IntegerField()),
+            avg=per_rating(Avg("score"), FloatField()),
+            last=per_rating(Max("played_at"), DateTimeField()),
+        )
+        .filter(n__gt=0)
+        .order_by("-ordinal", "-n", "player__display_name")
+        .values("player_id", "player__display_name", "ordinal", "n", "won", "avg", "last")
     )
-    group = ["rating_id", "rating__player_id", "rating__player__display_name", "rating__ordinal"]
-    rows = changes.values(*group).annotate(
-        n=Count("id"), won=Count("id", filter=Q(rank=1)), avg=Avg("score"), last=Max("played_at")
-    )
-    ordered = sorted(
-        rows,
-        key=lambda r: (-r["rating__ordinal"], -r["n"], r["rating__player__display_name"]),
-    )
+    if limit is not None:
+        rows = rows[:limit]
     out: list[Row] = []
-    for i, r in enumerate(ordered):
+    for i, r in enumerate(rows):
         # Equal ratings share a place (1, 1, 3), like the games' own ranks.
-        same = out and round(out[-1].rating, 6) == round(r["rating__ordinal"], 6)
+        same = out and round(out[-1].rating, 6) == round(r["ordinal"], 6)
         out.append(
             Row(
                 rank=out[-1].rank if same else i + 1,
-                player_id=r["rating__player_id"],
-                name=r["rating__player__display_name"],
-                rating=r["rating__ordinal"],
+                player_id=r["player_id"],
+                name=r["player__display_name"],
+                rating=r["ordinal"],
                 games=r["n"],
                 wins=r["won"],
                 average_score=r["avg"],
@@ -78,10 +106,12 @@ def table(league: League, game_type: str, season: Season | None = None) -> list[
     return out
 
 
-def tables(league: League, season: Season | None = None) -> list[tuple[str, str, list[Row]]]:
+def tables(
+    league: League, season: Season | None = None, limit: int | None = None
+) -> list[tuple[str, str, list[Row]]]:
     """(game type, its name, standings) for every game the league counts."""
     labels = dict(catalog.choices())
-    return [(t, labels[t], table(league, t, season)) for t in league.game_types]
+    return [(t, labels[t], table(league, t, season, limit)) for t in league.game_types]
 
 
 def pick_season(league: League, requested: str | None) -> tuple[list[Season], Season | None]:
@@ -126,7 +156,8 @@ class GameLine:
 
 
 def computer_name(seat: Seat) -> str:
-    return _("Computer %(seat)d") % {"seat": seat.number + 1}
+    """A computer seat's name on the public pages, with its level (issue 14)."""
+    return levels.with_level(_("Computer %(seat)d") % {"seat": seat.number + 1}, seat)
 
 
 def seat_lines(game: Game) -> list[SeatLine]:
@@ -197,37 +228,3 @@ def player_ratings(player: Player) -> list[Rating]:
             -r.season.starts_on.toordinal() if r.season else 0,
         ),
     )
-
-
-HISTORY_POINTS = 300  # per series: enough for a chart, bounded for the page
-
-
-def history(player: Player, ratings: list[Rating] | None = None) -> list[dict]:
-    """The rating-history series of a player: one per rating, oldest point first. A
-    season's rating repeats its league's games from a fresh start: the chart draws the
-    overall and league ratings, the table lists the seasons'."""
-    labels = dict(catalog.choices())
-    ratings = player_ratings(player) if ratings is None else ratings
-    ratings = [r for r in ratings if r.season_id is None]
-    by_rating: dict[int, list] = {r.pk: [] for r in ratings}
-    changes = (
-        RatingChange.objects.filter(rating__player=player, rating__season=None)
-        .order_by("-played_at", "-id")
-        .values_list("rating_id", "played_at", "ordinal_after", "game_id")
-    )
-    for rating_id, played_at, ordinal, game_id in changes[: HISTORY_POINTS * max(len(ratings), 1)]:
-        points = by_rating.get(rating_id)
-        if points is not None and len(points) < HISTORY_POINTS:
-            points.append([played_at.isoformat(), round(ordinal, 2), game_id])
-    series = []
-    for rating in ratings:
-        scope = rating.league.name if rating.league else None
-        series.append(
-            {
-                "game": rating.game_type,
-                "label": str(labels[rating.game_type]) + (f" · {scope}" if scope else ""),
-                "league": scope,
-                "points": list(reversed(by_rating[rating.pk])),
-            }
-        )
-    return series

@@ -41,7 +41,7 @@ class VirtualClock(ratelimit.Clock):
 
 
 @pytest.fixture(autouse=True)
-def bot_settings(settings, monkeypatch):
+def bot_settings(settings, monkeypatch, tmp_path):
     settings.TELEGRAM_BOT_TOKEN = "123456:TEST-TOKEN"
     settings.TELEGRAM_BOT_USERNAME = BOT_USERNAME
     settings.TELEGRAM_WEBHOOK_SECRET = "s3cret-token"
@@ -49,6 +49,9 @@ def bot_settings(settings, monkeypatch):
     settings.SITE_URL = "https://catclub.example"
     settings.AUTO_PLAY_SECONDS = 0
     monkeypatch.setattr(cachekeys, "NAMESPACE", f"bot-test-{uuid.uuid4().hex[:12]}")
+    # Without Redis the rate windows are a file: each test has its own.
+    settings.TELEGRAM_RATE_FILE = tmp_path / "telegram-rate.json"
+    monkeypatch.setattr(ratelimit, "_limiter", None)
     monkeypatch.setattr(sync, "RAISE_ERRORS", True)
 
 

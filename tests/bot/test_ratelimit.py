@@ -1,10 +1,14 @@
 """Telegram's flood limits: 1 message/s per chat, 20/min per group, 30/s overall, shared
-by every process through Redis when it is configured."""
+by every process: through Redis when it is configured, else through a file."""
+
+import subprocess
+import sys
 
 import pytest
 
-from bot import ratelimit
-from bot.ratelimit import LocalLimiter, RedisLimiter
+from bot import cachekeys, ratelimit
+from bot.ratelimit import FileLimiter, RedisLimiter
+from tests.workers import ROOT
 
 T0 = 1_700_000_000.0
 
@@ -13,19 +17,13 @@ def take(limiter, chat_id, now):
     return limiter.try_acquire(chat_id, now)
 
 
-def limiters(kind: str, redis_url=None):
-    if kind == "local":
-        return LocalLimiter(), None
-    first = RedisLimiter(redis_url)
-    return first, RedisLimiter(redis_url)  # two "processes" sharing one Redis
-
-
-@pytest.fixture(params=["local", "redis"])
-def pair(request):
+@pytest.fixture(params=["file", "redis"])
+def pair(request, tmp_path):
+    """Two limiters sharing their windows, as two processes would."""
     if request.param == "redis":
         url = request.getfixturevalue("redis_url")
-        return limiters("redis", url)
-    return limiters("local")
+        return RedisLimiter(url), RedisLimiter(url)
+    return FileLimiter(tmp_path / "rate.json"), FileLimiter(tmp_path / "rate.json")
 
 
 def test_one_message_per_second_in_a_chat(pair):
@@ -41,7 +39,7 @@ def test_twenty_messages_per_minute_in_a_group(pair):
     limiter, other = pair
     group = -100_5
     for i in range(20):
-        assert take(limiter if i % 2 else (other or limiter), group, T0 + i * 1.0) == 0
+        assert take(limiter if i % 2 else other, group, T0 + i * 1.0) == 0
     wait = take(limiter, group, T0 + 20.0)
     assert wait == pytest.approx(40.0)
     assert take(limiter, group, T0 + 60.0) == 0
@@ -50,7 +48,7 @@ def test_twenty_messages_per_minute_in_a_group(pair):
 def test_thirty_messages_per_second_overall(pair):
     limiter, other = pair
     for chat in range(30):
-        assert take(limiter if chat % 2 else (other or limiter), 1000 + chat, T0) == 0
+        assert take(limiter if chat % 2 else other, 1000 + chat, T0) == 0
     assert take(limiter, 2000, T0 + 0.5) == pytest.approx(0.5)
     assert take(limiter, 2000, T0 + 1.0) == 0
 
@@ -59,3 +57,29 @@ def test_waiting_for_a_turn_sleeps_as_long_as_needed(clock):
     for _ in range(3):
         ratelimit.wait_turn(7)
     assert clock.slept == [pytest.approx(1.0), pytest.approx(1.0)]
+
+
+def take_in_another_process(path, chat_id: int, now: float) -> float:
+    code = (
+        "import sys; from bot import cachekeys; from bot.ratelimit import FileLimiter;"
+        "cachekeys.NAMESPACE = sys.argv[1];"
+        "print(FileLimiter(sys.argv[2]).try_acquire(int(sys.argv[3]), float(sys.argv[4])))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, cachekeys.NAMESPACE, str(path), str(chat_id), repr(now)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(out.stdout)
+
+
+def test_without_redis_two_processes_share_the_windows(tmp_path):
+    """Issue 16: on the embedded default the site and the bot are separate processes; a
+    message one of them sent counts in the other's windows."""
+    path = tmp_path / "rate.json"
+    assert take(FileLimiter(path), 42, T0) == 0
+    assert take_in_another_process(path, 42, T0 + 0.25) == pytest.approx(0.75)
+    assert take_in_another_process(path, 42, T0 + 1.0) == 0
+    assert take(FileLimiter(path), 42, T0 + 1.5) == pytest.approx(0.5)

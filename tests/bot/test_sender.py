@@ -69,3 +69,29 @@ def test_a_full_rate_window_is_waited_in_slices_that_keep_the_caller_alive(
         assert sender.send(5, "hello").ok
     assert clock.slept == [20, 20, 5]
     assert len(kept) == 4  # after each slice, and just before the call
+
+
+@pytest.mark.filterwarnings("ignore:.*retry_after.*")
+def test_in_a_worker_a_long_wait_is_deferred_not_slept(recorder, clock, monkeypatch):
+    """Issue 16: a 429 with retry_after=30 or a full window of 45 s raises ``Deferred``
+    with the wait, having slept nothing; a short 429 is still slept and retried."""
+    from bot import ratelimit
+    from bot.sender import DEFER_AFTER, Deferred
+
+    recorder.started.add(5)
+    with Sender(defer_after=DEFER_AFTER) as sender:
+        recorder.fail_next("sendMessage", retry_after=2)
+        assert sender.send(5, "short wait").ok
+        recorder.fail_next("sendMessage", retry_after=30)
+        with pytest.raises(Deferred) as deferred:
+            sender.send(5, "long wait")
+        assert deferred.value.seconds == 30 and deferred.value.chat_id == 5
+
+        class FullWindow:
+            def try_acquire(self, chat_id, now):
+                return 45.0
+
+        monkeypatch.setattr(ratelimit, "get_limiter", FullWindow)
+        with pytest.raises(Deferred):
+            sender.send(5, "window full")
+    assert all(s <= DEFER_AFTER for s in clock.slept)

@@ -1,11 +1,12 @@
 """Syncing: triggers collapse, unchanged messages are not edited, blocked players."""
 
+import contextlib
 from unittest import mock
 
 import pytest
 from django.utils import timezone
 
-from bot import sync
+from bot import sender, sync
 from bot.models import SeatMessage
 from bot.tasks import sync_game
 from games.play.models import Player
@@ -15,7 +16,7 @@ from tests.bot.play import felix_table
 
 def test_ten_triggers_queue_one_sync_and_one_edit(telegram, recorder):
     table, game, users = felix_table(telegram, recorder)
-    with mock.patch.object(sync_game, "delay") as delay:
+    with mock.patch.object(sync_game, "apply_async") as queued:
         for _ in range(10):
             game_updated.send(
                 sender=None, game_id=game.pk, chat_id=game.chat_id, version=None, events=[]
@@ -25,7 +26,7 @@ def test_ten_triggers_queue_one_sync_and_one_edit(telegram, recorder):
             table.tap(
                 user, table.private(user), data=table.private(user).buttons[0]["callback_data"]
             )
-    assert delay.call_count == 1
+    assert queued.call_count == 1
     before = len(recorder.sent(table.chat_id, "editMessageText"))
     sync.sync_game(game.pk)
     assert len(recorder.sent(table.chat_id, "editMessageText")) == before + 1
@@ -96,9 +97,9 @@ def test_a_new_turn_comes_as_a_new_private_message_and_replaces_the_old(telegram
 def test_a_sync_lost_with_its_worker_is_recovered_once_the_lock_lapses(telegram, recorder):
     """A worker died mid-sync, holding the lock: later syncs of the game step aside, then
     ``recover`` finds the change nobody rendered and syncs it."""
-    from django.core.cache import cache
-
     from bot.tasks import recover_syncs
+
+    cache = sync.cache
 
     table, game, (anna, *_rest) = felix_table(telegram, recorder)
     assert recover_syncs() == 0  # every change so far was rendered
@@ -118,7 +119,7 @@ def test_a_sync_lost_with_its_worker_is_recovered_once_the_lock_lapses(telegram,
 
 @pytest.mark.filterwarnings("ignore:.*retry_after.*")  # PTB 22's own notice about int/timedelta
 def test_a_sync_keeps_its_lock_alive_through_a_long_429(telegram, recorder, clock, monkeypatch):
-    from django.core.cache import cache
+    cache = sync.cache
 
     table, game, (anna, *_rest) = felix_table(telegram, recorder)
     _want, _queued, lock, _done = sync._keys(game.pk)
@@ -133,3 +134,125 @@ def test_a_sync_keeps_its_lock_alive_through_a_long_429(telegram, recorder, cloc
     # Touched before each call and after each slice, never left a whole LOCK_TTL untouched.
     assert touched.count(lock) >= 5
     assert all(s < sync.LOCK_TTL for s in clock.slept)
+
+
+@contextlib.contextmanager
+def as_in_a_worker():
+    """Tasks are not run in-process: a sync may queue itself for later."""
+    sync_game.app.conf.task_always_eager = False
+    try:
+        yield
+    finally:
+        sync_game.app.conf.task_always_eager = True
+
+
+@pytest.mark.filterwarnings("ignore:.*retry_after.*")  # PTB 22's own notice about int/timedelta
+def test_a_long_429_queues_the_sync_for_later_instead_of_sleeping_in_the_worker(
+    telegram, recorder, clock
+):
+    """Issue 16: a 429 with retry_after=30 frees the worker at once; the sync is queued
+    with that countdown, and triggers meanwhile collapse into it (nothing is lost)."""
+    table, game, (anna, *_rest) = felix_table(telegram, recorder)
+    with mock.patch.object(sync_game, "apply_async") as queued:
+        table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
+        assert queued.call_count == 1  # the tap's sync, waiting in the queue
+        recorder.fail_next("editMessageText", retry_after=30)
+        with as_in_a_worker():
+            sync.sync_game(game.pk)
+        assert not [s for s in clock.slept if s > sender.DEFER_AFTER], "no long sleep"
+        assert queued.call_count == 2
+        assert queued.call_args.kwargs["countdown"] == 30
+        # More changes before the countdown is up ride on the sync already queued.
+        sync.request_sync(game.pk)
+        sync.request_sync(game.pk)
+        assert queued.call_count == 2
+        assert sync.recover_syncs() == 0  # queued, so not lost: recover leaves it alone
+        # A sync queued earlier that runs now does not ask Telegram again: it waits too.
+        calls = len(recorder.calls)
+        with as_in_a_worker():
+            sync.sync_game(game.pk)
+        assert len(recorder.calls) == calls
+        assert queued.call_count == 3
+        assert 29 < queued.call_args.kwargs["countdown"] <= 30
+
+    sync.cache.delete(sync._not_before_key(game.pk))  # the 30 s are over
+    sync.sync_game(game.pk)
+    assert "Anna" in recorder.last(table.chat_id).text
+    assert sync.recover_syncs() == 0  # every change rendered
+
+
+def test_a_sync_stopped_by_its_time_limit_is_queued_again(telegram, recorder, monkeypatch):
+    """Issue 16: the soft time limit stops a sync stuck in a call; its lock is released
+    and it is queued again at once instead of waiting for ``recover``."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    cache = sync.cache
+
+    table, game, (anna, *_rest) = felix_table(telegram, recorder)
+    with mock.patch.object(sync_game, "apply_async") as queued:
+        table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
+        cache.delete(sync._keys(game.pk)[1])  # the task is being run now
+
+        def stuck(*args, **kwargs):
+            raise SoftTimeLimitExceeded()
+
+        monkeypatch.setattr(sync.Syncer, "run", stuck)
+        with pytest.raises(SoftTimeLimitExceeded):
+            sync.sync_game(game.pk)
+        assert queued.call_count == 2
+        assert cache.get(sync._keys(game.pk)[2]) is None, "the lock is released"
+
+
+def hold_the_lock_in_another_process(game_id: int, hold: bool) -> None:
+    """Another process (the site's, when the bot is this one) takes or drops a game's
+    sync lock through the shared cache: the same database or Redis as this one's."""
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings
+    from django.db import connection
+
+    from bot import cachekeys
+    from tests.workers import ROOT, test_database_url
+
+    database = (
+        f"sqlite:///{connection.settings_dict['NAME']}"
+        if connection.vendor == "sqlite"
+        else test_database_url()
+    )
+    code = (
+        "import sys, django; django.setup(); from bot import cachekeys, sync;"
+        "cachekeys.NAMESPACE = sys.argv[1]; lock = sync._keys(int(sys.argv[2]))[2];"
+        "assert sync.cache.add(lock, 'other', 60) if sys.argv[3] == '1' else"
+        " sync.cache.delete(lock) is not None"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_SECRET_KEY": "another-process",
+        "DATABASE_URL": database,
+        "REDIS_URL": settings.REDIS_URL,
+    }
+    subprocess.run(
+        [sys.executable, "-c", code, cachekeys.NAMESPACE, str(game_id), "1" if hold else "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+
+
+def test_a_sync_running_in_another_process_holds_the_game(telegram, recorder):
+    """Issue 16: the site and the bot are separate processes on the embedded default
+    (SQLite, tasks in-process, no Redis); the lock of a game's sync is theirs to share,
+    so one never edits the messages the other is editing."""
+    from bot.tasks import recover_syncs
+
+    table, game, (anna, *_rest) = felix_table(telegram, recorder)
+    hold_the_lock_in_another_process(game.pk, hold=True)
+    edits = len(recorder.sent(table.chat_id, "editMessageText"))
+    table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
+    assert len(recorder.sent(table.chat_id, "editMessageText")) == edits  # stepped aside
+    hold_the_lock_in_another_process(game.pk, hold=False)
+    assert recover_syncs() == 1
+    assert "Anna" in recorder.last(table.chat_id).text

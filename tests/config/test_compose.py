@@ -8,7 +8,8 @@ from pathlib import Path
 from tests import services
 
 ROOT = Path(__file__).resolve().parents[2]
-ROLES = {"web", "worker", "beat", "bot", "redis", "postgres"}
+ROLES = {"web", "worker", "sync-worker", "beat", "bot", "redis", "postgres"}
+APP_ROLES = ("web", "worker", "sync-worker", "beat", "bot")
 
 
 def compose_command() -> list[str]:
@@ -22,7 +23,7 @@ def compose_command() -> list[str]:
     services.unavailable("needs `docker compose` or `docker-compose` to validate the file")
 
 
-def test_compose_file_is_valid_and_complete(tmp_path):
+def rendered_config(tmp_path) -> dict:
     command = compose_command()
     for name in ("docker-compose.yml", "Dockerfile"):
         shutil.copy(ROOT / name, tmp_path / name)
@@ -42,10 +43,38 @@ def test_compose_file_is_valid_and_complete(tmp_path):
         import yaml  # docker-compose v1 prints YAML
 
         config = yaml.safe_load(rendered)
+    return config
+
+
+def test_compose_file_is_valid_and_complete(tmp_path):
+    config = rendered_config(tmp_path)
     assert set(config["services"]) == ROLES
-    app_images = {config["services"][r].get("image") for r in ("web", "worker", "beat", "bot")}
+    app_images = {config["services"][r].get("image") for r in APP_ROLES}
     assert app_images == {"catclub:latest"}, "one image for every application role"
-    for role in ("web", "worker", "redis", "postgres"):
+    for role in ("web", "worker", "sync-worker", "redis", "postgres"):
         assert "healthcheck" in config["services"][role], role
     assert "pgdata" in config["volumes"]
     assert config["services"]["web"]["environment"]["REDIS_URL"].startswith("redis://")
+
+
+def option(command: list[str] | str, name: str) -> str:
+    words = command.split() if isinstance(command, str) else command
+    for i, word in enumerate(words):
+        if word == name:
+            return words[i + 1]
+        if word.startswith(name + "="):
+            return word.split("=", 1)[1]
+    raise AssertionError(f"{name} missing from {words}")
+
+
+def test_games_and_telegram_syncs_have_workers_of_their_own(tmp_path, settings):
+    """Issue 16: a sync held by Telegram's limits never holds a move. The compose file's
+    queues are the settings' defaults (a test run renames both: CELERY_QUEUE)."""
+    services_ = rendered_config(tmp_path)["services"]
+    games = option(services_["worker"]["command"], "-Q")
+    syncs = option(services_["sync-worker"]["command"], "-Q")
+    assert games == "celery"
+    assert syncs == "celery.telegram"
+    assert settings.TELEGRAM_QUEUE == settings.GAMES_QUEUE + ".telegram"
+    # The sync workers wait on the network: their pool must enforce the time limits.
+    assert option(services_["sync-worker"]["command"], "--pool") == "prefork"

@@ -163,20 +163,3 @@ def test_recent_games_newest_first_with_results(s):
         ("Carla", 1, 40),
         ("Dario", 3, 10),
     ]
-
-
-def test_history_series(s):
-    series = standings.history(s.bruno)
-    labels = [x["label"] for x in series]
-    assert labels == [
-        "Bon Appétit!",
-        "Felix: The Cat in the Sack",
-        "Felix: The Cat in the Sack · Gatti di Roma",
-        "Felix: The Cat in the Sack · Milano",
-    ]
-    felix_roma = series[2]["points"]
-    exp = expected_ratings()
-    assert [p[1] for p in felix_roma] == [
-        round(exp[g]["B"].ordinal(), 2) for g in ("g1", "g2", "g3")
-    ]
-    assert [p[2] for p in felix_roma] == [s.g1.pk, s.g2.pk, s.g3.pk]

@@ -107,7 +107,8 @@ def queues_in_use() -> list[str]:
     from config.celery import app
 
     names = {app.conf.task_default_queue}
-    names |= {q.name for q in app.conf.task_queues or ()}
+    declared = app.conf.task_queues or ()
+    names |= {getattr(q, "name", q) for q in declared}  # Queue objects, or a dict's names
     routes = app.conf.task_routes or {}
     for table in routes if isinstance(routes, list | tuple) else [routes]:
         if isinstance(table, dict):
@@ -140,7 +141,7 @@ def workers(postgres, redis_url, transactional_db, tmp_path, settings, bot_api):
         for queue in queues_in_use():
             worker = WorkerProcess(
                 log_dir=tmp_path,
-                queues=queue,
+                queues=[queue],
                 TELEGRAM_BOT_TOKEN=TOKEN,
                 TELEGRAM_API_URL=bot_api.url,
                 TELEGRAM_BOT_USERNAME="catclub_storm_bot",

@@ -293,26 +293,3 @@ def test_overlapping_or_backwards_seasons_are_refused(admin_client):
         == 302
     )
     assert league.seasons.count() == 2
-
-
-def test_moving_a_finished_game_to_another_league_rebuilds_its_ratings(admin_client):
-    from games.ratings.models import Rating
-
-    a, b = players(2)
-    old, new = LeagueFactory(), LeagueFactory()
-    game = finished("felix", [a, b], [1, 2], league=old)
-    assert Rating.objects.filter(league=old).count() == 2
-    url = reverse("admin:games_game_change", args=[game.pk])
-    seats = list(game.seats.order_by("number"))
-    data = {
-        "league": new.pk,
-        "turn_seconds": "",
-        "seats-TOTAL_FORMS": str(len(seats)),
-        "seats-INITIAL_FORMS": str(len(seats)),
-    }
-    for i, seat in enumerate(seats):
-        data.update({f"seats-{i}-id": seat.pk, f"seats-{i}-game": game.pk})
-    response = admin_client.post(url, data)
-    assert response.status_code == 302
-    assert not Rating.objects.filter(league=old).exists()
-    assert Rating.objects.filter(league=new).count() == 2

@@ -72,7 +72,9 @@ def test_player_page_ratings_history_and_games(client, seeded):
     series = json.loads(
         re.search(r'id="rating-series" type="application/json">(.*?)</script>', html, re.S)[1]
     )
-    assert len(series) == 4 and all(s["points"] for s in series)
+    # One line per game (the overall rating): the league's rating repeats the same games.
+    assert [s["label"] for s in series] == ["Felix: The Cat in the Sack", "Bon Appétit!"]
+    assert all(s["points"] for s in series)
     assert "web/chart.js" in html
     assert reverse("web:game", args=[seeded.g3.pk]) in html
 
@@ -189,11 +191,13 @@ def test_query_counts_stay_bounded(client, seeded, django_assert_max_num_queries
     pages = {
         "/": 3,  # leagues; games playing now, with their seats and players
         reverse("web:leagues"): 1,
-        reverse("web:league", args=["roma"]): 9,
-        reverse("web:league", args=["roma"]) + f"?season={seeded.spring.pk}": 9,
-        reverse("web:player", args=[seeded.anna.pk]): 5,
+        reverse("web:league", args=["roma"]): 11,  # with the games playing now, their seats
+        reverse("web:league", args=["roma"]) + f"?season={seeded.spring.pk}": 11,
+        # player; its ratings; its rated games; their other players; recent games, seats
+        reverse("web:player", args=[seeded.anna.pk]): 6,
         reverse("web:game", args=[seeded.g1.pk]): 5,
-        reverse("web:game", args=[seeded.match.pk]): 5,
+        # A running game's page adds its live table: the seats and the latest moves.
+        reverse("web:game", args=[seeded.match.pk]): 7,
     }
     for url, limit in pages.items():
         with django_assert_max_num_queries(limit):

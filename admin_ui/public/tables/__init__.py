@@ -12,6 +12,8 @@ Every game has a web module (its catalog entry's ``renderers["web"]``) with:
 ``event_text(event, names, view)``    one event as a sentence in the active language, or
                                       None to leave it out
 ``score_text(result, seat, view)``    a seat's score on the final screen
+``legend_texts() -> list[str]``       what the deck's symbols mean, translated, in the
+                                      order of ``games.art.legend``
 
 Views are the only thing read here: a seat's page holds its own view and nothing else.
 """
@@ -24,7 +26,8 @@ from types import ModuleType
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import catalog
+from games import art, catalog
+from games.play import levels
 from games.play.models import Game, GameStatus, Move, MoveStatus, Player, Seat
 from games.play.table import Table, seen_by
 from games.ratings.models import RatedGame, RatingChange
@@ -35,6 +38,11 @@ EVENT_LINES = 6
 
 def web_module(slug: str) -> ModuleType:
     return catalog.get(slug).renderer(catalog.WEB)
+
+
+def legend(slug: str) -> list[tuple[str, str]]:
+    """The deck's legend, (symbol_svg, text), in the active language."""
+    return art.legend(slug, web_module(slug).legend_texts())
 
 
 @dataclass
@@ -89,6 +97,7 @@ class SeatLine:
     rank: int | None = None
     score: str = ""
     rating_delta: float | None = None  # the overall rating's change, for a rated game
+    level: str | None = None  # a lobby computer's level, which its creator may change
 
 
 @dataclass
@@ -124,17 +133,21 @@ class TableContext:
 
 
 def seat_name(seat: Seat) -> str:
+    """A seat's name, with its level when a computer plays it (issue 14)."""
     if seat.player_id is None:
         name = _("Computer %(number)d") % {"number": seat.number + 1}
-        level = {"easy": _("easy"), "hard": _("hard")}.get(seat.strategy)
-        return f"{name} ({level})" if level else name
-    return seat.player.display_name
+    else:
+        name = seat.player.display_name
+    return levels.with_level(name, seat)
 
 
 def change_token(game: Game, n_seats: int) -> str:
     """What the page compares to know the table changed (moves, seats, status, timer)."""
     deadline = int(game.deadline.timestamp()) if game.deadline else 0
-    return f"{game.version}.{game.status}.{n_seats}.{deadline}"
+    token = f"{game.version}.{game.status}.{n_seats}.{deadline}"
+    if game.status == GameStatus.LOBBY:  # a lobby computer's level changed (issue 14)
+        token += f".{game.updated_at.timestamp():.3f}"
+    return token
 
 
 def viewer_seat(seats: list[Seat], player: Player | None) -> Seat | None:
@@ -161,6 +174,7 @@ def table_context(game: Game, player: Player | None) -> TableContext:
             is_me=seat.number == number,
             is_computer=seat.is_computer,
             to_act=seat.number in to_act,
+            level=levels.level_of(seat.strategy) if seat.player_id is None else None,
         )
         if result is not None:
             line.rank = result.ranks[seat.number]

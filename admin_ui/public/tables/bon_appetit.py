@@ -20,6 +20,16 @@ def card_label(code: str) -> str:
     return names.get(code, code)
 
 
+def legend_texts() -> list[str]:
+    """What the deck's symbols mean, in the order of ``art.legend``."""
+    return [
+        _("Cheese: nothing happens"),
+        _("Mouse: the next player chases it"),
+        _("Paw prints: how many cards the chaser may turn up"),
+        _("Cat: catches the mouse, wins the pile and a token"),
+    ]
+
+
 def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, str | None]:
     return _("Flip"), None
 

@@ -99,6 +99,28 @@ def seat_name(names: list[str] | None, seat: int | None) -> str:
     return str(seat + 1)
 
 
+def legend_texts() -> list[str]:
+    """What the deck's symbols mean, in the order of ``art.legend``: food, markers, then
+    each action card with what it does."""
+    does = {
+        "shoo": _("Remove any one marker from an animal; it returns to its owner."),
+        "wander": _("Move one of your markers to a free square of another animal."),
+        "switch": _("Swap one of your markers with another player's marker on a different animal."),
+        "snatch": _("Remove one food card from an animal and discard it."),
+        "bowl": _("Move one food card from one animal to another."),
+        "trade": _("Swap one food card of one animal with one of another animal."),
+        "swap": _("Swap all food cards between two animals."),
+        "clean": _("Discard all food cards of one animal."),
+        "helping": _("Feed twice this turn, on two different animals."),
+    }
+    return [
+        _("Bone: adds its value to a dog, takes it from a cat"),
+        _("Fish: adds its value to a cat, takes it from a dog"),
+        _("A marker scores its animal's total for its owner"),
+        *(f"{action_name(code)}: {does[code]}" for code in ACTION_CARDS),
+    ]
+
+
 # -- choices ----------------------------------------------------------------------------------
 
 

@@ -47,6 +47,16 @@ def mice(n: int) -> str:
     return ngettext("%(n)d mouse", "%(n)d mice", n) % {"n": n}
 
 
+def legend_texts() -> list[str]:
+    """What the deck's symbols mean, in the order of ``art.legend``."""
+    return [
+        _("Big dog: chases the highest cat"),
+        _("Small dog: chases the lowest cat"),
+        _("Rabbit: worth 0, never chased"),
+        _("Mouse card: the mice a player takes on passing"),
+    ]
+
+
 def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, str | None]:
     """``place:<card>`` is the card itself; ``bid:<n>`` is "Bid n". The board says what
     passing gains (an option does not see the view)."""
@@ -70,6 +80,8 @@ def event_text(ev: dict, names: list[str], view: dict) -> str | None:
     def name(seat):
         return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
 
+    if kind == "placed":
+        return _("%(name)s places a card face down.") % {"name": name(ev["seat"])}
     if kind == "you_placed":
         return _("You placed %(card)s.") % {"card": card_label(ev["card"])}
     if kind == "auction_start":

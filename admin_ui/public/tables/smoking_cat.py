@@ -27,6 +27,19 @@ def card_label(code: str) -> str:
     return _("%(rank)s of %(suit)s") % {"rank": rank_name(code[1]), "suit": suit_name(code[0])}
 
 
+def legend_texts() -> list[str]:
+    """What the German-suited deck's symbols mean, in the order of ``art.legend``: the
+    suits with the French suits they stand for, the ranks low to high, the penalties."""
+    french = {"L": _("Spades"), "H": _("Hearts"), "B": _("Diamonds"), "A": _("Clubs")}
+    suits = [
+        _("%(suit)s (like %(french)s)") % {"suit": suit_name(s), "french": french[s]}
+        for s in SUIT_ORDER
+    ]
+    like = {"U": _("Unter (like a Jack)"), "O": _("Ober (like a Queen)")}
+    ranks = [like.get(r) or rank_name(r) for r in RANK_ORDER]
+    return [*suits, *ranks, _("Penalty points (Hearts 1 to 5, Ober of Leaves 10)")]
+
+
 def sort_key(code: str) -> tuple[int, int]:
     return SUIT_ORDER.index(code[0]), RANK_ORDER.index(code[1])
 
@@ -49,6 +62,8 @@ def event_text(ev: dict, names: list[str], view: dict) -> str | None:
     if kind == "received":
         cards = ", ".join(card_label(c) for c in ev["cards"])
         return _("You received %(cards)s.") % {"cards": cards}
+    if kind == "pass":
+        return _("%(name)s passes three cards to the left.") % {"name": name(ev["seat"])}
     if kind == "play_start":
         return _("Play starts: %(name)s leads.") % {"name": name(ev["leader"])}
     if kind == "play":

@@ -1,6 +1,7 @@
 /* A player's rating history as an SVG line chart, drawn here (no chart library):
-   one line per rating (game, overall or league), a legend that toggles lines, and the
-   value of each point in its tooltip. */
+   one line per game (the overall rating; a league's rating repeats the same games, so
+   drawing it too doubled the lines), a legend of exactly those lines that toggles them,
+   and the value of each point in its tooltip. */
 (function () {
   "use strict";
   var box = document.getElementById("chart");
@@ -34,7 +35,8 @@
     function x(t) { return PAD.l + (t - t0) / (t1 - t0) * (W - PAD.l - PAD.r); }
     function y(v) { return PAD.t + (v1 - v) / (v1 - v0) * (H - PAD.t - PAD.b); }
 
-    var chart = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img" });
+    var chart = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img",
+      "aria-label": box.getAttribute("aria-label") || "" });
     // Horizontal grid with values, and the zero line a little darker.
     var stepV = Math.max(1, Math.ceil((v1 - v0) / 5));
     for (var v = Math.ceil(v0 / stepV) * stepV; v <= v1; v += stepV) {

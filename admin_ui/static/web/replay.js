@@ -1,7 +1,10 @@
-/* Replay of one game, step by step: buttons, a slider and the arrow keys.
-   The page embeds the steps as JSON (views as deltas); names and labels come from the
-   server, already translated. Everything is built with DOM calls and textContent, so a
-   player's name can never inject markup. */
+/* Replay of one game, step by step: buttons, a slider, autoplay at a chosen speed, the
+   keys (← → Home End, space) and links to a step (#step-12). A running game's replay
+   opens at its last step and grows as the game goes on.
+   The page embeds the steps as JSON (views as deltas, each step's sentences), the card
+   art as a <template>; names, sentences and labels come from the server, already
+   translated. Everything else is built with DOM calls and textContent, so a player's name
+   can never inject markup. */
 (function () {
   "use strict";
   var root = document.getElementById("replay");
@@ -10,11 +13,12 @@
   if (!root || !dataNode || !metaNode) return;
   var data = JSON.parse(dataNode.textContent);
   var meta = JSON.parse(metaNode.textContent);
-  var L = meta.labels, E = meta.events;
+  var L = meta.labels;
   var names = {};
   meta.seats.forEach(function (s) { names[s.number] = s.name; });
-  var steps = data.steps || [];
-  if (!steps.length) return;
+  var cardArt = document.getElementById("replay-cards");
+  var steps = [], views = [], privates = [];
+  if (!(data.steps || []).length) return;
 
   // --- Rebuild every step's full views from the deltas --------------------------------
   function applyDelta(prev, delta) {
@@ -23,16 +27,22 @@
     delete next.__removed__;
     return next;
   }
-  var views = [], privates = [];
-  var pub = {}, priv = null;
-  steps.forEach(function (step) {
-    pub = applyDelta(pub, step.view || {});
-    views.push(pub);
-    if (step.private) {
-      priv = step.private.map(function (d, i) { return applyDelta((priv && priv[i]) || {}, d); });
-      privates.push(priv);
-    }
-  });
+  // Steps arrive all at once, or (a running game) more of them as the game goes on.
+  function load(fresh) {
+    data = fresh;
+    steps = data.steps || [];
+    views = []; privates = [];
+    var pub = {}, priv = null;
+    steps.forEach(function (step) {
+      pub = applyDelta(pub, step.view || {});
+      views.push(pub);
+      if (step.private) {
+        priv = step.private.map(function (d, i) { return applyDelta((priv && priv[i]) || {}, d); });
+        privates.push(priv);
+      }
+    });
+  }
+  load(data);
 
   // --- Small DOM helpers ----------------------------------------------------------------
   function el(tag, attrs) {
@@ -63,25 +73,19 @@
     return el("p", { cls: "facts" }, items.filter(Boolean).map(function (t) { return el("span", { text: t }); }));
   }
 
-  // --- Cards of each game -----------------------------------------------------------------
-  var SUITS = { L: "♠", H: "♥", B: "♦", A: "♣" };
-  var RANKS = { X: "10" };
-  function cardText(card) {
-    if (card === null || card === undefined) return null;
-    card = String(card);
-    if (data.game === "smoking_cat" && card.length === 2 && SUITS[card[0]])
-      return SUITS[card[0]] + (RANKS[card[1]] || card[1]);
-    if (data.game === "felix") return L["felix_" + card] || card;
-    if (data.game === "bon_appetit") return L["bon_" + card] || card;
-    if (data.game === "cats_and_dogs" && /^[bf]\d+$/.test(card))
-      return (card[0] === "b" ? L.bone : L.fish) + " " + card.slice(1);
-    return card;
+  // --- Cards: the project's card art, drawn on the server and named in the page's language
+  function artOf(code) {
+    if (!cardArt) return null;
+    return cardArt.content.querySelector('[data-code="' + CSS.escape(String(code)) + '"]');
   }
   function card(c) {
-    var text = cardText(c);
-    if (text === null) return el("span", { cls: "card back", title: L.hidden, text: "?" });
-    var red = data.game === "smoking_cat" && /^[HB]/.test(String(c));
-    return el("span", { cls: "card" + (red ? " red" : ""), text: text });
+    if (c === null || c === undefined) {
+      var back = cardArt && cardArt.content.querySelector("[data-back]");
+      return back ? back.cloneNode(true) : el("span", { cls: "card back", title: L.hidden, text: "?" });
+    }
+    var art = artOf(c);
+    if (art) return art.cloneNode(true);
+    return el("span", { cls: "card", text: String(c) });
   }
   function cards(list) {
     return el("span", { cls: "cardrow" }, (list || []).map(card));
@@ -91,30 +95,6 @@
     return el("span", { cls: "word-letters" }, word.split("").map(function (ch, i) {
       return el("span", { cls: i < got.length ? "got" : "todo", text: ch });
     }));
-  }
-
-  // --- Events -------------------------------------------------------------------------------
-  // The board shows these better than a line of text could.
-  var SKIP_KEYS = ["type", "to", "seat", "letters"];
-  var SEAT_KEYS = ["seat", "winner", "leader", "chaser", "dealer", "first", "owner", "mouse_owner"];
-  function value(key, v) {
-    if (SEAT_KEYS.indexOf(key) >= 0 && typeof v === "number") return name(v);
-    if (key === "losers" && Array.isArray(v)) return v.map(name).join(", ");
-    if (key === "delta" && typeof v === "number") return v > 0 ? "+" + v : String(v);
-    if ((key === "card" || key === "cat" || key === "dog") && typeof v === "string") return cardText(v);
-    if ((key === "cards" || key === "dogs") && Array.isArray(v)) return v.map(cardText).join(" ");
-    if (Array.isArray(v)) return v.map(function (x) { return typeof x === "object" ? JSON.stringify(x) : String(x); }).join(" · ");
-    if (v !== null && typeof v === "object") return JSON.stringify(v);
-    return String(v);
-  }
-  function describe(ev) {
-    var parts = [];
-    var who = typeof ev.seat === "number" ? name(ev.seat) + ": " : "";
-    Object.keys(ev).forEach(function (k) {
-      if (SKIP_KEYS.indexOf(k) >= 0 || ev[k] === null || ev[k] === undefined) return;
-      parts.push((L["k_" + k] || k) + " " + value(k, ev[k]));
-    });
-    return who + (E[ev.type] || ev.type) + (parts.length ? " — " + parts.join(", ") : "");
   }
 
   // --- Boards -------------------------------------------------------------------------------
@@ -132,7 +112,9 @@
       body.appendChild(tr);
     });
     table.appendChild(body);
-    return el("div", { cls: "wrap" }, table);
+    // A wide table scrolls in its box on a phone: the box takes the focus, so the keys
+    // scroll it too.
+    return el("div", { cls: "wrap", tabindex: "0", role: "region", "aria-label": L.player }, table);
   }
   function seatLabel(view, n, extra) {
     var acting = (view.to_act || []).indexOf(n) >= 0;
@@ -205,7 +187,7 @@
       return out;
     },
     bon_appetit: function (v) {
-      var out = [facts([L.tokens + ": " + v.tokens_left, v.deck])];
+      var out = [facts([L.tokens + ": " + v.tokens_left])];
       var common = panel(L.common);
       common.appendChild(cards((v.common || []).slice(-8)));
       if (v.chase) common.appendChild(el("p", { text: L.chase + ": " + name(v.chase.chaser) + ", " + v.chase.flips_left + " " + L.flips_left }));
@@ -217,7 +199,8 @@
     },
     cats_and_dogs: function (v, privs) {
       var out = [facts([L.food_left + ": " + v.food_left, L.phase + ": " + phase(v.phase),
-        v.drawn ? cardText(v.drawn) : null])];
+        null])];
+      if (v.drawn) out[0].appendChild(el("span", {}, card(v.drawn)));
       var grid = el("div", { cls: "animals" });
       (v.animals || []).forEach(function (a) {
         grid.appendChild(el("div", { cls: "animal" + (a.sated ? " sated" : "") },
@@ -238,7 +221,7 @@
         meta.seats.forEach(function (s) {
           var hand = (privs[s.number] || {}).hand || [];
           box.appendChild(el("p", { cls: "hand-line" }, el("strong", { text: name(s.number) + ": " }),
-            hand.map(function (c) { return L["action_" + c] || c; }).join(", ")));
+            cards(hand)));
         });
         out.push(box);
       }
@@ -246,38 +229,34 @@
     },
   };
 
-  // --- Stepping ----------------------------------------------------------------------------
+  // --- Stepping -----------------------------------------------------------------------------
   var counter = root.querySelector(".counter");
   var scrub = root.querySelector(".scrub");
-  var eventsBox = root.querySelector(".events");
+  var sentence = root.querySelector(".sentence");
   var board = root.querySelector(".board");
   var raw = root.querySelector(".raw pre");
+  var steplink = root.querySelector(".steplink");
+  var speed = root.querySelector("select[name=speed]");
   var buttons = {};
   root.querySelectorAll("[data-go]").forEach(function (b) { buttons[b.dataset.go] = b; });
-  scrub.max = String(steps.length - 1);
   var index = 0;
+  var last = function () { return steps.length - 1; };
 
   function show(i) {
-    index = Math.max(0, Math.min(steps.length - 1, i));
+    index = Math.max(0, Math.min(last(), i));
     var step = steps[index], view = views[index];
     var privs = data.reveal ? privates[index] : null;
-    counter.textContent = L.step + " " + index + " " + L.of + " " + (steps.length - 1);
+    counter.textContent = L.step + " " + index + " " + L.of + " " + last();
+    scrub.max = String(last());
     scrub.value = String(index);
     buttons.first.disabled = buttons.prev.disabled = index === 0;
-    buttons.next.disabled = buttons.last.disabled = index === steps.length - 1;
+    buttons.next.disabled = buttons.last.disabled = index === last();
 
-    eventsBox.textContent = "";
-    if (index === 0) eventsBox.appendChild(el("p", { text: L.start }));
-    else {
-      if (step.moderator) eventsBox.appendChild(el("p", { cls: "muted", text: L.moderator }));
-      else if (data.reveal && step.action) eventsBox.appendChild(el("p", { cls: "muted", text: name(step.seat) + ": " + step.action }));
-      (step.events || []).forEach(function (ev) { eventsBox.appendChild(el("p", { text: describe(ev) })); });
-      (step.private_events || []).forEach(function (ev) {
-        eventsBox.appendChild(el("p", { cls: "private", text: "(" + L.private + ") " + describe(ev) }));
-      });
-      if (!(step.events || []).length && !(step.private_events || []).length && !step.action)
-        eventsBox.appendChild(el("p", { cls: "muted", text: L.nothing }));
-    }
+    // The step's sentences (the server's, in the page's language) head the step; the
+    // region is live, so a screen reader says what happened as the replay moves.
+    sentence.textContent = "";
+    (step.text || []).forEach(function (line) { sentence.appendChild(el("p", { text: line })); });
+
     board.textContent = "";
     var render = BOARDS[data.game];
     var parts = [];
@@ -285,14 +264,42 @@
     if (view.over) parts.unshift(el("p", { cls: "notice", text: L.over }));
     parts.forEach(function (p) { if (p) board.appendChild(p); });
     raw.textContent = JSON.stringify(privs ? { view: view, seats: privs } : view, null, 1);
-    if (window.history && history.replaceState) history.replaceState(null, "", "#step-" + index);
+    var hash = "#step-" + index;
+    steplink.setAttribute("href", hash);
+    if (window.location.hash !== hash && history.replaceState) history.replaceState(null, "", hash);
+    if (index === last() && playing && !meta.live) pause();
   }
+
+  // --- Autoplay ------------------------------------------------------------------------------
+  var STEP_MS = 1500;
+  var playing = null;
+  function setPlaying(on) {
+    buttons.play.classList.toggle("on", on);
+    buttons.play.setAttribute("aria-label", on ? L.pause : L.play);
+  }
+  function tick() {
+    if (index < last()) show(index + 1);
+    else if (!meta.live) pause();
+  }
+  function play() {
+    if (index === last() && !meta.live) show(0);
+    clearInterval(playing);
+    playing = setInterval(tick, STEP_MS / Number(speed.value || 1));
+    setPlaying(true);
+  }
+  function pause() {
+    clearInterval(playing);
+    playing = null;
+    setPlaying(false);
+  }
+  speed.addEventListener("change", function () { if (playing) play(); });
 
   var go = {
     first: function () { show(0); },
     prev: function () { show(index - 1); },
     next: function () { show(index + 1); },
-    last: function () { show(steps.length - 1); },
+    last: function () { show(last()); },
+    play: function () { if (playing) pause(); else play(); },
   };
   Object.keys(go).forEach(function (k) { buttons[k].addEventListener("click", go[k]); });
   scrub.addEventListener("input", function () { show(Number(scrub.value)); });
@@ -300,11 +307,77 @@
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     var tag = (e.target && e.target.tagName) || "";
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-    var action = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[e.key];
+    // Space on a focused button or link already clicks it.
+    if (e.key === " " && (tag === "BUTTON" || tag === "A" || tag === "SUMMARY")) return;
+    var action = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" }[e.key];
     if (!action) return;
     e.preventDefault();
     go[action]();
   });
-  var m = /^#step-(\d+)$/.exec(window.location.hash);
-  show(m ? Number(m[1]) : 0);
+
+  // --- Links to a step: #step-12 opens there, and the address follows the replay ----------
+  function stepInHash() {
+    var m = /^#step-(\d+)$/.exec(window.location.hash);
+    return m ? Number(m[1]) : null;
+  }
+  window.addEventListener("hashchange", function () {
+    var wanted = stepInHash();
+    if (wanted !== null && wanted !== index) show(wanted);
+  });
+
+  // --- A running game: new steps arrive whenever the live table changes -------------------
+  // The live table (table.js) long-polls the game and says so after each change; the replay
+  // then fetches its steps, and moves along with them if the viewer was at the last one.
+  var follow = root.dataset.follow;
+  var fetching = false, again = false;
+  async function refresh() {
+    if (!root.dataset.follow) return;
+    if (fetching) { again = true; return; }
+    fetching = true;
+    try {
+      var r = await fetch(follow + "&since=" + steps.length, {
+        credentials: "same-origin", headers: { Accept: "application/json" },
+      });
+      if (r.ok) {
+        var fresh = await r.json();
+        addArt(fresh.cards || {});
+        if ((fresh.steps || []).length) {
+          var atEnd = index === last();
+          load({
+            game: data.game, reveal: fresh.reveal, broken: fresh.broken,
+            steps: steps.slice(0, fresh.from).concat(fresh.steps),
+          });
+          // Over: everyone's cards are shown from the first step; nothing more will come.
+          if (fresh.reveal) over();
+          show(atEnd ? last() : index);
+        }
+      }
+    } catch (e) { /* the table's next change tries again */ }
+    fetching = false;
+    if (again) { again = false; refresh(); }
+  }
+  // The page was written while the game ran: what said so gives way to what says it is over.
+  function over() {
+    meta.live = false;
+    delete root.dataset.follow;
+    document.querySelectorAll("[data-while-running]").forEach(function (n) { n.hidden = true; });
+    document.querySelectorAll("[data-once-over]").forEach(function (n) { n.hidden = false; });
+  }
+  // Art for cards the page has not shown yet (the server draws and names them).
+  function addArt(cards) {
+    Object.keys(cards).forEach(function (code) {
+      if (artOf(code)) return;
+      var holder = document.createElement("template");
+      holder.innerHTML = cards[code];
+      var span = el("span", { cls: "card art", "data-code": code });
+      span.appendChild(holder.content);
+      cardArt.content.appendChild(span);
+    });
+  }
+  if (follow) document.addEventListener("catclub:table", refresh);
+
+  var wanted = stepInHash();
+  // A running game opens where it is now; a finished one at its start.
+  show(wanted !== null ? wanted : meta.live ? last() : 0);
+  setPlaying(false);
 })();

@@ -1,0 +1,223 @@
+"""Operational metrics: what the service does, counted where it happens, read by
+Prometheus at ``/metrics`` (``config/metrics.py`` renders them).
+
+Web, workers and bot run in many processes and containers, so the counts live in Redis
+when it is configured (one hash; one round trip per event), and every process adds to the
+same numbers. Without Redis (the embedded default) they are kept in this process only.
+Counting never gets in the way of the work: a Redis that fails is left alone for a few
+seconds and the events meanwhile are not counted.
+
+Every metric is declared in ``METRICS``; the hooks below are the only writers.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import json
+import logging
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from games import logcontext
+
+log = logging.getLogger(__name__)
+
+PREFIX = "catclub_"
+# Seconds: a move from its submission to its application; a tap from its arrival to its
+# answer. Both are usually well under 100 ms.
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+# After a Redis failure, events are not counted for this long (nothing waits on Redis).
+PAUSE_AFTER_FAILURE = 5.0
+
+
+@dataclass(frozen=True)
+class Metric:
+    kind: str  # counter, histogram or gauge
+    help: str
+    labels: tuple[str, ...] = ()
+
+
+METRICS = {
+    "moves_applied_total": Metric("counter", "Moves applied to a game (people and computers)."),
+    "moves_rejected_total": Metric(
+        "counter",
+        "Moves refused: at submission (by the refusal's code) or by the processor.",
+        ("reason",),
+    ),
+    "move_latency_seconds": Metric(
+        "histogram", "A person's move, from its submission to its application."
+    ),
+    "telegram_calls_total": Metric(
+        "counter", "Calls to the Bot API, by method and outcome.", ("method", "outcome")
+    ),
+    "syncs_coalesced_total": Metric(
+        "counter", "Requests to sync a game's messages that rode on a sync already queued."
+    ),
+    "tap_answer_seconds": Metric(
+        "histogram", "A button tap, from the update's arrival to its answer (count: taps)."
+    ),
+    "task_last_run_timestamp_seconds": Metric(
+        "gauge", "When a periodic task last finished (Unix time).", ("task",)
+    ),
+}
+
+
+def _field(name: str, labels: dict[str, str]) -> str:
+    return json.dumps([name, sorted(labels.items())])
+
+
+def parse_field(field: str | bytes) -> tuple[str, dict[str, str]]:
+    name, labels = json.loads(field)
+    return name, dict(labels)
+
+
+class LocalStore:
+    """The counts of this process."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._values: dict[str, dict[str, float]] = defaultdict(dict)
+
+    def add(self, changes: list[tuple[str, str, float]]) -> None:
+        with self._lock:
+            for table, field, amount in changes:
+                self._values[table][field] = self._values[table].get(field, 0) + amount
+
+    def set(self, table: str, field: str, value: float) -> None:
+        with self._lock:
+            self._values[table][field] = value
+
+    def read(self, table: str) -> dict[str, float]:
+        with self._lock:
+            return dict(self._values[table])
+
+
+class RedisStore:
+    """The same counts in Redis hashes, shared by every process."""
+
+    def __init__(self, url: str):
+        import redis
+
+        # Short timeouts: a metric must never hold a move or a tap for long.
+        self._redis = redis.Redis.from_url(url, socket_timeout=0.25, socket_connect_timeout=0.25)
+        self._paused_until = 0.0
+
+    def _key(self, table: str) -> str:
+        return f"{PREFIX}metrics:{table}"
+
+    def _run(self, work) -> None:
+        if time.monotonic() < self._paused_until:
+            return
+        try:
+            work()
+        except Exception as exc:  # counting is never worth failing the work for
+            self._paused_until = time.monotonic() + PAUSE_AFTER_FAILURE
+            log.warning("metrics not counted for %s s: %s", PAUSE_AFTER_FAILURE, exc)
+
+    def add(self, changes: list[tuple[str, str, float]]) -> None:
+        def work():
+            pipe = self._redis.pipeline(transaction=False)
+            for table, field, amount in changes:
+                if float(amount).is_integer():
+                    pipe.hincrby(self._key(table), field, int(amount))
+                else:
+                    pipe.hincrbyfloat(self._key(table), field, amount)
+            pipe.execute()
+
+        self._run(work)
+
+    def set(self, table: str, field: str, value: float) -> None:
+        self._run(lambda: self._redis.hset(self._key(table), field, value))
+
+    def read(self, table: str) -> dict[str, float]:
+        """Raises when Redis is down: the scrape says so rather than showing zeros."""
+        raw = self._redis.hgetall(self._key(table))
+        return {k.decode(): float(v) for k, v in raw.items()}
+
+
+_store = None
+_store_lock = threading.Lock()
+
+
+def store():
+    global _store
+    with _store_lock:
+        if _store is None:
+            _store = RedisStore(settings.REDIS_URL) if settings.REDIS_URL else LocalStore()
+        return _store
+
+
+def reset_store() -> None:
+    """Forget the store (the settings changed: tests)."""
+    global _store
+    with _store_lock:
+        _store = None
+
+
+# -- recording -------------------------------------------------------------------------
+def inc(name: str, amount: float = 1, **labels: str) -> None:
+    assert METRICS[name].kind == "counter", name
+    if amount:
+        store().add([("counters", _field(name, labels), amount)])
+
+
+def observe(name: str, seconds: float, **labels: str) -> None:
+    """One observation of a histogram: its bucket, its sum and its count in one go."""
+    assert METRICS[name].kind == "histogram", name
+    index = bisect.bisect_left(LATENCY_BUCKETS, seconds)
+    bucket = str(LATENCY_BUCKETS[index]) if index < len(LATENCY_BUCKETS) else "+Inf"
+    store().add(
+        [
+            ("buckets", _field(name, {**labels, "le": bucket}), 1),
+            ("sums", _field(name, labels), seconds),
+        ]
+    )
+
+
+def set_gauge(name: str, value: float, **labels: str) -> None:
+    assert METRICS[name].kind == "gauge", name
+    store().set("gauges", _field(name, labels), value)
+
+
+# -- the hooks, one call where each thing happens --------------------------------------
+def moves_processed(report, pending) -> None:
+    """After the processor committed: what it applied and refused, and how long each
+    person's move waited since its submission."""
+    inc("moves_applied_total", report.applied)
+    late = sum(1 for move in pending if move.status != "applied")
+    inc("moves_rejected_total", late, reason="processor")
+    for move in pending:
+        if move.status == "applied" and move.processed_at and move.created_at:
+            seconds = (move.processed_at - move.created_at).total_seconds()
+            observe("move_latency_seconds", max(seconds, 0.0))
+
+
+def counts_refusals(submit):
+    """Decorates the submission service: each refusal is counted by its code
+    (``games.play.errors``: not_your_turn, stale_button, …) and raised on."""
+
+    @functools.wraps(submit)
+    def counted(*args, **kwargs):
+        try:
+            return submit(*args, **kwargs)
+        except Exception as exc:
+            if code := getattr(exc, "code", None):
+                inc("moves_rejected_total", reason=code)
+            raise
+
+    return counted
+
+
+def tap_answered() -> None:
+    """A button tap was answered: how long since its update arrived."""
+    if (seconds := logcontext.since_update_arrived()) is not None:
+        observe("tap_answer_seconds", seconds)
+
+
+def periodic_task_ran(task_name: str) -> None:
+    set_gauge("task_last_run_timestamp_seconds", time.time(), task=task_name)

@@ -1,0 +1,141 @@
+"""Issue 16, operations: /metrics for Prometheus (behind a bearer token), counted across
+processes through Redis; queue lengths and the services' state read at scrape time."""
+
+import json
+import logging
+import random
+
+import pytest
+import redis
+from django.conf import settings
+from django.test import Client
+
+from games import metrics
+from games.play import services
+from games.play.models import Game
+from games.play.tasks import sweep
+from tests.factories import PlayerFactory
+from tests.metrics_scrape import TOKEN, scrape, value
+from tests.waiting import wait_until
+from tests.workers import WorkerProcess
+
+
+@pytest.fixture(autouse=True)
+def metrics_on(settings):
+    settings.METRICS_TOKEN = TOKEN
+    metrics.reset_store()
+    yield
+    metrics.reset_store()
+
+
+def test_metrics_need_the_bearer_token(client, settings, db):
+    assert client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}").status_code == 200
+    assert client.get("/metrics").status_code == 403
+    assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer guess").status_code == 403
+    settings.METRICS_TOKEN = ""  # no token configured: there is no such page
+    assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer ").status_code == 404
+
+
+def test_a_redis_that_is_down_is_reported_not_hidden(settings, db):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nobody listens there
+    metrics.reset_store()
+    samples = scrape(Client())
+    assert value(samples, "catclub_up", service="redis") == 0
+    assert value(samples, "catclub_up", service="database") == 1
+
+
+def a_person_and_a_computer() -> tuple[Game, object]:
+    anna = PlayerFactory()
+    game = services.create_lobby(-random.randrange(10**9), "felix", anna)
+    services.add_computer(game)
+    services.add_computer(game)
+    services.start(game, anna)
+    return Game.objects.get(pk=game.pk), anna
+
+
+@pytest.mark.services
+def test_counts_from_worker_processes_and_queue_lengths_reach_the_scrape(
+    postgres, redis_url, transactional_db, tmp_path
+):
+    """The worker is another process (as another container would be): what it counts, the
+    web's /metrics shows. A backlog of syncs shows as the Telegram queue's length."""
+    from bot.sync import sync_game
+    from config.celery import app
+    from games import catalog
+
+    app.conf.task_always_eager = False
+    client = redis.Redis.from_url(redis_url)
+    worker = WorkerProcess(log_dir=tmp_path, queues=[settings.GAMES_QUEUE]).start()
+    try:
+        before = scrape()
+        for game_id in range(25):
+            sync_game.apply_async((10**9 + game_id,))
+        game, anna = a_person_and_a_computer()
+        rules = catalog.get("felix").rules
+        seat = game.seats.get(player=anna).number
+        state = rules.load(game.state)
+        action = rules.legal_actions(state, seat)[0]
+        services.submit_move(game.pk, anna, action, "metrics-1", game.version)
+        sweep.delay()
+        wait_until(
+            lambda: (
+                value(scrape(), "catclub_move_latency_seconds_count")
+                > value(before, "catclub_move_latency_seconds_count")
+            ),
+            what="the worker's count in the scrape",
+        )
+        wait_until(
+            lambda: value(
+                scrape(), "catclub_task_last_run_timestamp_seconds", task="games.tasks.sweep"
+            ),
+            what="the sweep's trace",
+        )
+        after = scrape()
+        assert value(after, "catclub_moves_applied_total") > value(
+            before, "catclub_moves_applied_total"
+        )
+        assert value(after, "catclub_queue_length", queue="telegram") == 25
+        assert value(after, "catclub_queue_length", queue="games") == 0
+        assert value(after, "catclub_up", service="redis") == 1
+    finally:
+        worker.stop()
+        client.delete(settings.TELEGRAM_QUEUE)
+        app.conf.task_always_eager = True
+
+
+@pytest.mark.services
+def test_json_logs_of_a_worker_carry_the_game(postgres, redis_url, transactional_db, tmp_path):
+    """LOG_FORMAT=json: one object per line; the lines of a task about a game name it."""
+    from config.celery import app
+    from games.play.tasks import process_game
+
+    app.conf.task_always_eager = False
+    worker = WorkerProcess(log_dir=tmp_path, queues=[settings.GAMES_QUEUE], LOG_FORMAT="json")
+    worker.start()
+    try:
+        game, _anna = a_person_and_a_computer()
+        process_game.delay(game.pk)
+        wait_until(lambda: f'"game_id": {game.pk}' in worker.log(), what="a line about the game")
+    finally:
+        worker.stop()
+        app.conf.task_always_eager = True
+    lines = [json.loads(line) for line in worker.log().splitlines() if line.startswith("{")]
+    about = [line for line in lines if line.get("game_id") == game.pk]
+    assert about and all({"time", "level", "logger", "message"} <= set(x) for x in about)
+    assert "succeeded" in " ".join(line["message"] for line in about)
+
+
+def test_the_json_formatter_writes_one_object_with_the_known_ids():
+    from config.logformat import JsonFormatter
+    from games import logcontext
+
+    record = logging.LogRecord("catclub", logging.INFO, __file__, 1, "moved %s", ("x",), None)
+    game_token = logcontext.game_id.set(42)
+    try:
+        logcontext.update_started(777)
+        entry = json.loads(JsonFormatter().format(record))
+    finally:
+        logcontext.game_id.reset(game_token)
+    assert entry["message"] == "moved x"
+    assert entry["game_id"] == 42 and entry["update_id"] == 777
+    assert entry["level"] == "INFO" and entry["logger"] == "catclub"
