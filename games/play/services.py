@@ -9,10 +9,11 @@ pending rows and applied by the game processor (``games.play.processing``, queue
 from __future__ import annotations
 
 import secrets
+from contextlib import nullcontext
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import catalog, metrics
@@ -327,8 +328,11 @@ def submit_move(
         if duplicate is not None:
             return duplicate
         raise
+    # Inside a caller's transaction, a savepoint keeps a duplicate key from breaking it;
+    # on its own, the INSERT is its own transaction and needs no BEGIN and COMMIT around it.
+    savepoint = transaction.atomic() if connection.in_atomic_block else nullcontext()
     try:
-        with transaction.atomic():
+        with savepoint:
             move = Move.objects.create(
                 game_id=game_id,
                 key=key[:64],
@@ -453,6 +457,9 @@ def replace_with_computer(
         seat.strategy = strategy
         seat.save()
         if game.status == GameStatus.RUNNING:
+            # The game's row changes with its seats: a processing step waiting for the lock
+            # then reads the seats again (``processing.lock_game``).
+            game.save(update_fields=["updated_at"])
             transaction.on_commit(lambda: enqueue(game.pk))
     notify(game)
     return seat
