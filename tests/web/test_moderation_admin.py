@@ -218,6 +218,7 @@ def league_form(**overrides):
         "is_active": "on",
         "game_types": ["felix", "smoking_cat"],
         "game_word": "micio",
+        "computer_level": "normal",
         "turn_seconds": "",
     }
     for prefix in ("seasons", "chats", "members"):
