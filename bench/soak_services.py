@@ -186,9 +186,11 @@ class Services:
         self.others["bot"] = Process(self._name("bot"), command, self.env, self.log_dir).start()
 
     def restart_bot(self) -> None:
-        """The bot process dies (SIGKILL): updates it fetched but did not confirm are
-        delivered again to its successor, as Telegram does."""
-        self.others["bot"].signal(signal.SIGKILL)
+        """A deploy: the bot process is stopped (SIGTERM: it stops polling and finishes the
+        updates in hand) and started again; what it fetched and did not confirm is served
+        again to its successor, as Telegram does. (A SIGKILL would lose the updates being
+        handled: a poll confirms the previous batch before its handlers are done.)"""
+        self.others["bot"].signal(signal.SIGTERM)
         self.start_bot()
 
     @property

@@ -18,9 +18,11 @@ def test_soak_short_form_loses_no_move_applies_none_twice_and_answers_every_tap(
     if shutil.which("redis-server") is None:
         services.unavailable("the soak runs its own Redis: needs the redis-server binary")
     out = io.StringIO()
-    call_command(soak.Command(stdout=out), "--games", "20", "--minutes", "1.5", "--seed", "16")
+    try:
+        call_command(soak.Command(stdout=out), "--games", "20", "--minutes", "1.5", "--seed", "16")
+    finally:
+        print(out.getvalue())  # the figures (and any violation), for the CI log
     report = out.getvalue()
-    print(report)  # the figures, for the CI log
     assert report.rstrip().endswith("soak: OK"), report
     games = int(re.search(r"soak games=(\d+)", report).group(1))
     assert games >= 20
