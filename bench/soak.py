@@ -86,6 +86,7 @@ HUMANS = 2  # people per table; computers fill the usual table size
 LANGUAGES = ("en", "it", "pt")
 IMPATIENCE = 10.0  # a person taps again when nothing changed for this long
 TICK = 0.1
+PROBE_SECONDS = 90  # for every running game to show a move and take it
 
 
 @dataclass
@@ -467,46 +468,67 @@ class Command(BaseCommand):
             time.sleep(0.5)
 
     def probe(self, groups) -> list[str]:
-        """Tap once more in every running game: it must take the move. Returns the games
-        that did not."""
-        waiting: dict[int, int] = {}
-        stuck = []
-        for group in groups:
-            game = Game.objects.filter(pk=group.game_id).first()
-            if game is None or game.status != GameStatus.RUNNING:
-                continue
-            to_act = Table(game).to_act()
-            seats = dict(
-                Seat.objects.filter(game=game, player__isnull=False).values_list(
-                    "player__telegram_id", "number"
-                )
+        """Tap once more in every running game, on a button of its current version: it
+        must take the move. Returns the games that did not."""
+        by_game = {g.game_id: g for g in groups if g.game_id}
+        todo = set(
+            Game.objects.filter(pk__in=list(by_game), status=GameStatus.RUNNING).values_list(
+                "pk", flat=True
             )
-            for person in group.people:
-                if seats.get(person.user.id) not in to_act:
-                    continue
-                current = [
-                    (m, d) for m, d in self.view(group, person) if d.startswith(f"g{game.pk}:")
-                ]
-                current = [(m, d) for m, d in current if decode(d).version == game.version]
-                if current:
-                    message, data = current[0]
-                    self.tap(group, person, message, data)
-                    break
-            else:
-                if any(seats.get(p.user.id) in to_act for p in group.people):
-                    stuck.append(f"game {game.pk} v{game.version}: no button to tap")
-                    continue
-            waiting[game.pk] = game.version
-        deadline = time.monotonic() + 60
-        while waiting and time.monotonic() < deadline:
-            moved = Game.objects.filter(pk__in=list(waiting)).values_list("pk", "version")
-            for pk, version in moved:
-                if version != waiting[pk]:
-                    del waiting[pk]
+        )
+        tapped: dict[int, int] = {}  # game -> the version it was tapped at
+        looked: dict[int, int] = {}  # game -> the version it was last looked at
+        deadline = time.monotonic() + PROBE_SECONDS
+        while todo and time.monotonic() < deadline:
+            for game in Game.objects.filter(pk__in=list(todo)):
+                if game.status != GameStatus.RUNNING or tapped.get(game.pk, game.version) != (
+                    game.version
+                ):
+                    todo.discard(game.pk)  # it took the move (or ended)
+                elif game.pk not in tapped:
+                    looked[game.pk] = game.version
+                    if self.probe_tap(by_game[game.pk], game):
+                        tapped[game.pk] = game.version
             time.sleep(0.5)
-        stuck += [f"game {pk} v{v}: the tap was not applied" for pk, v in waiting.items()]
         self.settle(groups)
-        return stuck
+        return [
+            f"game {pk} v{looked.get(pk)}: "
+            + ("the tap was not applied" if pk in tapped else "no button of this version")
+            for pk in sorted(todo)
+        ]
+
+    def probe_tap(self, group: Group, game: Game) -> bool:
+        """Tap a move of the game's current version for a person to act; or, with only a
+        menu in sight, a step of it (the next look finds its moves). True once a move was
+        tapped; a game waiting for computers or a timer counts as tapped."""
+        to_act = Table(game).to_act()
+        seats = dict(
+            Seat.objects.filter(game=game, player__isnull=False).values_list(
+                "player__telegram_id", "number"
+            )
+        )
+        people = [p for p in group.people if seats.get(p.user.id) in to_act]
+        if not people:
+            return True
+        for person in people:
+            current = []
+            for chat in (person.user.id, group.chat["id"]):
+                for message in self.telegram.screen(chat):
+                    current += [
+                        (message, b["callback_data"])
+                        for b in message.buttons
+                        if b.get("callback_data", "").startswith(
+                            (f"g{game.pk}:{game.version}:", f"m{game.pk}:{game.version}:")
+                        )
+                    ]
+            moves = [(m, d) for m, d in current if d.startswith("g")]
+            if moves or current:
+                message, data = (moves or current)[0]
+                if moves or time.monotonic() - person.tapped_at > 3:
+                    person.tapped_at = time.monotonic()
+                    self.tap(group, person, message, data)
+                return bool(moves)
+        return False
 
     # -- the checks and figures ------------------------------------------------------------
     def report(self, groups, played: float, opts, stuck: list[str], dead: list[str]):
