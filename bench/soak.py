@@ -118,6 +118,7 @@ class Group:
     stage: str = "new"  # new, lobby, play
     slug: str = ""
     asked_at: float = 0.0
+    looked_at: float = 0.0
     lobby_taps: dict = field(default_factory=dict)  # op -> when last tapped
 
     @property
@@ -290,6 +291,9 @@ class Command(BaseCommand):
                 self.play(group, person, now)
 
     def fill_lobby(self, group: Group, now: float) -> None:
+        if now - group.looked_at < 0.5:  # two queries a look: not every tick for every group
+            return
+        group.looked_at = now
         lobby = self.lobby_message(group)
         if lobby is None:
             if now - group.asked_at > 20:  # the /new was lost with a dying process
