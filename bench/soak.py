@@ -8,7 +8,7 @@ double taps, while faults strike on a schedule:
 - ``restart_redis``: the soak's own Redis dies (no persistence: queued tasks, locks and
   caches are lost) and comes back 2 s later;
 - ``restart_web``: the webhook's web process is restarted (SIGTERM, as a deploy);
-- ``restart_bot``: the long-polling bot process gets SIGKILL and is started again;
+- ``restart_bot``: the long-polling bot process is restarted (SIGTERM, as a deploy);
 - ``replay``: updates already delivered are delivered again (Telegram's duplicates);
 - ``storm_429``: the Bot API answers every message call with 429 and ``retry_after``;
 - ``burst_5xx``: the Bot API answers every message call with 500 or 502.
@@ -31,7 +31,8 @@ takes a move, and checks:
 - zero double-applied moves: every applied move comes from one tap of the log, by the
   user who tapped it, with the action tapped, and no tap is applied twice;
 - every tap answered (``answerCallbackQuery``), replays included;
-- no hidden information in any game message (``tests.bot.leaks``);
+- no hidden information in any game message the sync sent, to the group or in private
+  (``tests.bot.leaks``, against the state each was rendered from);
 - every 429 honoured: no call to a chat before its ``retry_after`` passed.
 
 Prints the figures (games, moves applied, taps, tap → answer and tap → group table edit
