@@ -88,6 +88,7 @@ LANGUAGES = ("en", "it", "pt")
 IMPATIENCE = 10.0  # a person taps again when nothing changed for this long
 TICK = 0.1
 PROBE_SECONDS = 90  # for every running game to show a move and take it
+SETTLE_SECONDS = 180  # for the last updates to be delivered, answered and applied
 
 
 @dataclass
@@ -175,6 +176,8 @@ class Command(BaseCommand):
         self.replays: list[Tap] = []
         self.faults: list[tuple[float, str]] = []
         self.redeliveries = 0
+        self.in_flight = 0  # updates handed to "Telegram" and not yet delivered
+        self.flight_lock = threading.Lock()
         self.stopping = False
         self.playing = True
         self.pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="deliver")
@@ -216,9 +219,22 @@ class Command(BaseCommand):
 
     # -- delivering updates, as Telegram does ----------------------------------------------
     def deliver(self, update: dict, path: str, replay: bool = False) -> None:
+        with self.flight_lock:
+            self.in_flight += 1
         self.pool.submit(self._deliver, update, path, replay)
 
     def _deliver(self, update: dict, path: str, replay: bool) -> None:
+        try:
+            self._post(update, path, replay)
+        finally:
+            with self.flight_lock:
+                self.in_flight -= 1
+
+    def drained(self) -> bool:
+        """Every update delivered: posted to the webhook, or fetched and confirmed."""
+        return self.in_flight == 0 and not self.telegram.unconfirmed()
+
+    def _post(self, update: dict, path: str, replay: bool) -> None:
         if path == "polling":
             self.telegram.push_update(update, force=replay)
             return
@@ -444,7 +460,12 @@ class Command(BaseCommand):
         self.playing = False
         played = time.monotonic() - t0
         faults.join()
-        # A lobby being filled when the time ran out is started, then played like the rest.
+        # A lobby opened when the time ran out (its /new may arrive late) is started, then
+        # played like the rest.
+        self.settle(groups)
+        for group in groups:
+            if group.stage == "new" and self.lobby_message(group) is not None:
+                group.stage = "lobby"
         deadline = time.monotonic() + 60
         while any(g.stage == "lobby" for g in groups) and time.monotonic() < deadline:
             for group in groups:
@@ -460,17 +481,24 @@ class Command(BaseCommand):
         return Game.objects.filter(pk__in=[pk for g in groups for pk in g.games])
 
     def settle(self, groups) -> None:
-        """Wait until nothing is pending and the Bot API has been quiet for a while."""
-        deadline = time.monotonic() + 120
+        """Wait until every update was delivered and every tap answered, nothing is
+        pending and the Bot API has been quiet for a while."""
+        deadline = time.monotonic() + SETTLE_SECONDS
         while time.monotonic() < deadline:
             calls = self.telegram.calls()
             quiet = not calls or time.monotonic() - calls[-1].at > 5
+            answered = {
+                c.params.get("callback_query_id")
+                for c in calls
+                if c.method == "answerCallbackQuery" and c.ok
+            }
             pending = Move.objects.filter(
                 game__in=self.soak_games(groups), status=MoveStatus.PENDING
             ).exists()
-            if quiet and not pending:
+            unanswered = any(t.query_id not in answered for t in self.taps)
+            if quiet and self.drained() and not pending and not unanswered:
                 return
-            time.sleep(0.5)
+            time.sleep(1)
 
     def probe(self, groups) -> list[str]:
         """Tap once more in every running game, on a button of its current version: it

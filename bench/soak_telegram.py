@@ -126,6 +126,11 @@ class SoakTelegram(ThreadingHTTPServer):
             (self.forced if force else self.updates).append(update)
             self.new_update.notify_all()
 
+    def unconfirmed(self) -> int:
+        """Updates for the bot process that it has not confirmed by a later poll."""
+        with self.lock:
+            return len(self.updates) + len(self.forced)
+
     def get_updates(self, offset: int, timeout: float) -> list[dict]:
         deadline = time.monotonic() + timeout
         with self.new_update:
