@@ -24,7 +24,7 @@ from config.celery import app
 def queues() -> list[str]:
     """Every queue the settings send tasks to: the default one, the declared ones and
     those the task routes name."""
-    names = {app.conf.task_default_queue, *(q.name for q in app.conf.task_queues or ())}
+    names = {app.conf.task_default_queue, *app.amqp.queues}  # a dict by queue name
     routes = app.conf.task_routes or {}
     for route in routes.values() if isinstance(routes, dict) else ():
         queue = route.get("queue") if isinstance(route, dict) else route
