@@ -527,6 +527,7 @@ class Command(BaseCommand):
         return [
             f"game {pk} v{looked.get(pk)}: "
             + ("the tap was not applied" if pk in tapped else "no button of this version")
+            + f" within {PROBE_SECONDS} s"
             for pk in sorted(todo)
         ]
 
