@@ -1,5 +1,5 @@
-"""``python -m bench pipeline [options]``: the benchmarks that run the Django project (the
-pure ones run on their own: ``python -m bench.engines``, ``python -m bench.arena``)."""
+"""``python -m bench pipeline|soak [options]``: the benchmarks that run the Django project
+(the pure ones run on their own: ``python -m bench.engines``, ``python -m bench.arena``)."""
 
 import os
 import sys
@@ -8,14 +8,15 @@ import django
 
 
 def main(argv: list[str]) -> None:
-    if not argv or argv[0] != "pipeline":
+    if not argv or argv[0] not in ("pipeline", "soak"):
         sys.exit(__doc__)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
-    # Imported once Django is set up: the benchmark imports the models.
-    from bench.pipeline import Command
+    # Imported once Django is set up: the benchmarks import the models.
+    from bench import pipeline, soak
 
-    Command().run_from_argv(["python -m bench", *argv])
+    command = {"pipeline": pipeline.Command, "soak": soak.Command}[argv[0]]
+    command().run_from_argv(["python -m bench", *argv])
 
 
 if __name__ == "__main__":

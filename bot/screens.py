@@ -62,7 +62,11 @@ class GameScreens:
 
     def recent_events(self) -> list[dict]:
         if self._events is None:
-            moves = Move.objects.filter(game=self.game, status=MoveStatus.APPLIED).order_by("-seq")
+            # Up to the version rendered: a move applied since belongs to the next render,
+            # and its events may show what this state still hides.
+            moves = Move.objects.filter(
+                game=self.game, status=MoveStatus.APPLIED, seq__lte=self.game.version
+            ).order_by("-seq")
             events = []
             for move in reversed(list(moves.only("events")[:RECENT_MOVES])):
                 events.extend(move.events or [])

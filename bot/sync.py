@@ -186,8 +186,8 @@ def _release(lock: str, token: str) -> None:
 @shared_task(name="bot.tasks.recover_syncs")
 def recover_syncs() -> int:
     """Periodic: queue the sync of every game with a change that no sync finished rendering
-    and that nobody is syncing now (its worker died, or its task was lost with Redis).
-    Returns how many were queued."""
+    and that nobody is syncing now (its worker died, or its task was lost with Redis), and
+    of every game the cache knows nothing of. Returns how many were queued."""
     if not transport.configured():
         return 0
     recent = timezone.now() - RECOVER_FINISHED
@@ -200,6 +200,13 @@ def recover_syncs() -> int:
     values = cache.get_many([k for four in keys.values() for k in four])
     queued = 0
     for game_id, (want, queued_key, lock, done) in keys.items():
+        if want not in values and done not in values:
+            # The cache forgot the game (Redis restarted empty, with the queued syncs): its
+            # messages may be behind, and no later change may come to bring them up to
+            # date. One sync finds out; it changes nothing if they were current.
+            request_sync(game_id)
+            queued += 1
+            continue
         if values.get(want) in (None, values.get(done)):
             continue  # nothing changed, or every change was rendered
         if queued_key in values or lock in values:

@@ -54,8 +54,22 @@ def sweep() -> dict:
     )
     for game_id, version in overdue:
         schedule(process_game, game_id, version)
+    # A processed running game waits for a human with a deadline; one without was started
+    # and never processed (the broker lost the task): nobody would ever deal its cards.
+    unprocessed = list(
+        Game.objects.filter(
+            status=GameStatus.RUNNING, deadline__isnull=True, started_at__lt=stale
+        ).values_list("pk", flat=True)
+    )
+    for game_id in unprocessed:
+        schedule(process_game, game_id)
     expired = finish.expire_lobbies()
-    return {"pending": len(pending_games), "overdue": len(overdue), "expired": expired}
+    return {
+        "pending": len(pending_games),
+        "overdue": len(overdue),
+        "unprocessed": len(unprocessed),
+        "expired": expired,
+    }
 
 
 def schedule(task, *args) -> None:

@@ -117,6 +117,32 @@ def test_a_sync_lost_with_its_worker_is_recovered_once_the_lock_lapses(telegram,
     assert recover_syncs() == 0
 
 
+def test_games_a_restarted_redis_forgot_are_synced_again(telegram, recorder):
+    """Redis came back empty: the sync queued for a move was lost with it, and the cache no
+    longer knows that the game changed. ``recover`` syncs every game it knows nothing of,
+    once, and the table catches up (found by ``bench soak``)."""
+    from django.core.cache import cache
+
+    from bot.tasks import recover_syncs
+
+    def shown_version() -> int:
+        return recorder.sent(table.chat_id)[-1].context["version"]
+
+    table, game, (anna, *_rest) = felix_table(telegram, recorder)
+    sync_game = sync.sync_game.run
+    sync.sync_game.run = lambda game_id: None  # the queued sync is lost with Redis
+    try:
+        table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
+    finally:
+        sync.sync_game.run = sync_game
+    game.refresh_from_db()
+    assert shown_version() < game.version  # the table is behind
+    cache.delete_many(list(sync._keys(game.pk)))  # Redis restarted: nothing of it is left
+    assert recover_syncs() == 1
+    assert shown_version() == game.version
+    assert recover_syncs() == 0  # once: the cache knows the game again
+
+
 @pytest.mark.filterwarnings("ignore:.*retry_after.*")  # PTB 22's own notice about int/timedelta
 def test_a_sync_keeps_its_lock_alive_through_a_long_429(telegram, recorder, clock, monkeypatch):
     cache = sync.cache

@@ -169,6 +169,22 @@ def test_sweep_requeues_old_pending_moves_and_acts_on_deadlines(lobby, run_on_co
     assert Move.objects.filter(game=game, source=MoveSource.TIMEOUT).exists()
 
 
+def test_sweep_processes_a_started_game_whose_first_processing_was_lost(lobby):
+    """The broker lost the task queued at the start (Redis restarted): the sweep queues it,
+    so the computers act and the first deadline is set (found by ``bench soak``)."""
+    game, (anna,) = lobby("smoking_cat", humans=1, computers=3)
+    services.start(game, anna)  # its on-commit enqueue never runs here: lost
+    game.refresh_from_db()
+    assert game.deadline is None and not Move.objects.filter(game=game).exists()
+    assert tasks.sweep()["unprocessed"] == 0  # a fresh start may still be on its way
+    Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(minutes=1))
+    assert tasks.sweep()["unprocessed"] == 1
+    game.refresh_from_db()
+    assert game.deadline is not None
+    assert Move.objects.filter(game=game, source=MoveSource.COMPUTER).exists()
+    assert tasks.sweep()["unprocessed"] == 0
+
+
 def test_sweep_expires_old_lobbies(lobby, settings):
     game, _ = lobby("felix", humans=1)
     fresh, _ = lobby("felix", humans=1, chat_id=-200)

@@ -1,0 +1,209 @@
+"""The processes a soak runs and breaks: its own Redis server, Celery workers and beat, a
+web process serving the webhook and a bot process long-polling, all as production runs
+them (``docker-compose.yml``), each in its own process group so it can be killed whole."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import redis
+from django.conf import settings
+
+from bench.table import free_port
+from config.celery import app
+
+
+def queues() -> list[str]:
+    """Every queue the settings send tasks to: the default one, the declared ones and
+    those the task routes name."""
+    names = {app.conf.task_default_queue, *app.amqp.queues}  # a dict by queue name
+    routes = app.conf.task_routes or {}
+    for route in routes.values() if isinstance(routes, dict) else ():
+        queue = route.get("queue") if isinstance(route, dict) else route
+        if isinstance(queue, str):
+            names.add(queue)
+        elif queue is not None:
+            names.add(queue.name)
+    return sorted(names)
+
+
+def wait_for_port(port: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            sock.settimeout(0.5)
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.1)
+    return False
+
+
+class Process:
+    """One child process (group), its output in a log file."""
+
+    def __init__(self, name: str, command: list[str], env: dict, log_dir: Path):
+        self.name, self.command, self.env = name, command, env
+        self.log_path = log_dir / f"{name}.log"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> Process:
+        self.proc = subprocess.Popen(
+            self.command,
+            cwd=settings.BASE_DIR,
+            env=self.env,
+            stdout=self.log_path.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        return self
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def signal(self, sig: int, wait: float = 30) -> None:
+        if not self.alive():
+            return
+        os.killpg(self.proc.pid, sig)
+        try:
+            self.proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def tail(self, lines: int = 30) -> str:
+        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+
+class Services:
+    def __init__(self, database_url: str, telegram_url: str, token: str, secret: str, log_dir):
+        if shutil.which("redis-server") is None:
+            raise RuntimeError("the soak runs its own Redis: redis-server must be on the PATH")
+        self.log_dir = Path(log_dir)
+        self.redis_port = free_port()
+        self.web_port = free_port()
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or "soak-" + uuid.uuid4().hex,
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "DATABASE_URL": database_url,
+            "REDIS_URL": self.redis_url,
+            "CELERY_TASK_ALWAYS_EAGER": "0",
+            "TELEGRAM_BOT_TOKEN": token,
+            "TELEGRAM_API_URL": telegram_url,
+            "TELEGRAM_WEBHOOK_SECRET": secret,
+            "TELEGRAM_BOT_USERNAME": "",
+            "LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(settings.BASE_DIR),
+        }
+        self.redis: Process | None = None
+        self.workers: list[Process] = []
+        self.others: dict[str, Process] = {}
+        self._count = 0
+
+    def _name(self, kind: str) -> str:
+        self._count += 1
+        return f"{kind}-{self._count}"
+
+    # -- Redis -----------------------------------------------------------------------------
+    def start_redis(self) -> None:
+        command = ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no"]
+        self.redis = Process(self._name("redis"), command, self.env, self.log_dir).start()
+        client = redis.Redis.from_url(self.redis_url, socket_timeout=1)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                client.ping()
+                return
+            except redis.RedisError:
+                time.sleep(0.1)
+        raise RuntimeError(f"redis-server did not start:\n{self.redis.tail()}")
+
+    def restart_redis(self, down: float = 2.0) -> None:
+        """Redis dies (SIGKILL: no persistence, every queued task and cache key is lost)
+        and comes back on the same port after ``down`` seconds."""
+        self.redis.signal(signal.SIGKILL)
+        time.sleep(down)
+        self.start_redis()
+
+    # -- Celery ----------------------------------------------------------------------------
+    def start_worker(self) -> Process:
+        name = self._name("worker")
+        command = [
+            *(sys.executable, "-m", "celery", "-A", "bench.soak_worker", "worker"),
+            *("--pool=solo", "--concurrency=1", "-Q", ",".join(queues())),
+            *("--without-gossip", "--without-mingle", "--without-heartbeat"),
+            *("--loglevel=WARNING", "-n", f"{name}-{os.getpid()}@%h"),
+        ]
+        worker = Process(name, command, self.env, self.log_dir).start()
+        self.workers.append(worker)
+        return worker
+
+    def kill_worker(self, rng) -> None:
+        """SIGKILL one worker mid-whatever-it-does, and start a replacement."""
+        victim = rng.choice([w for w in self.workers if w.alive()])
+        victim.signal(signal.SIGKILL)
+        self.workers.remove(victim)
+        self.start_worker()
+
+    def start_beat(self) -> None:
+        schedule = self.log_dir / "beat-schedule"
+        command = [sys.executable, "-m", "celery", "-A", "config", "beat"]
+        command += ["--loglevel=WARNING", "--schedule", str(schedule)]
+        self.others["beat"] = Process(self._name("beat"), command, self.env, self.log_dir).start()
+
+    # -- the front-ends --------------------------------------------------------------------
+    def start_web(self) -> None:
+        """The webhook as production serves it (gunicorn, threaded), on a loopback port."""
+        command = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
+        command += ["--bind", f"127.0.0.1:{self.web_port}", "--workers", "1"]
+        command += ["--worker-class", "gthread", "--threads", "16", "--timeout", "75"]
+        command += ["--no-control-socket"]  # its default path is shared by every gunicorn
+        web = Process(self._name("web"), command, self.env, self.log_dir).start()
+        self.others["web"] = web
+        if not wait_for_port(self.web_port, 60):
+            raise RuntimeError(f"the web process did not start:\n{web.tail()}")
+
+    def restart_web(self) -> None:
+        """A deploy: the web process is stopped (SIGTERM, gunicorn finishes its requests)
+        and started again; meanwhile webhook calls fail and are retried."""
+        self.others["web"].signal(signal.SIGTERM)
+        self.start_web()
+
+    def start_bot(self) -> None:
+        command = [sys.executable, "manage.py", "runbot", "--poll-timeout", "5"]
+        self.others["bot"] = Process(self._name("bot"), command, self.env, self.log_dir).start()
+
+    def restart_bot(self) -> None:
+        """A deploy: the bot process is stopped (SIGTERM: it stops polling and finishes the
+        updates in hand) and started again; what it fetched and did not confirm is served
+        again to its successor, as Telegram does. (A SIGKILL would lose the updates being
+        handled: a poll confirms the previous batch before its handlers are done.)"""
+        self.others["bot"].signal(signal.SIGTERM)
+        self.start_bot()
+
+    @property
+    def webhook_url(self) -> str:
+        return f"http://127.0.0.1:{self.web_port}/telegram/webhook"
+
+    def dead(self) -> list[str]:
+        """The processes that died without being told to."""
+        procs = [self.redis, *self.workers, *self.others.values()]
+        return [p.name for p in procs if p is not None and not p.alive()]
+
+    def stop(self) -> None:
+        for proc in [*self.others.values(), *self.workers]:
+            proc.signal(signal.SIGTERM, wait=20)
+        if self.redis is not None:
+            self.redis.signal(signal.SIGTERM)
