@@ -23,7 +23,7 @@ import json
 import logging
 import random
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -31,6 +31,7 @@ from django.db.models import Aggregate, BooleanField, Exists, JSONField, OuterRe
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import JSONObject
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games import metrics
@@ -97,7 +98,8 @@ class JSONRows(Aggregate):
 
 
 SEAT_FIELDS = ("id", "number", "player_id", "strategy", "replaced_by_computer", "timeouts")
-MOVE_FIELDS = ("id", "key", "seat", "action", "source", "seen_version", "note")
+# created_at: for the submit → applied latency the metrics observe.
+MOVE_FIELDS = ("id", "key", "seat", "action", "source", "seen_version", "note", "created_at")
 ACTED_FIELDS = ("seat", "seen_version")
 
 
@@ -145,6 +147,13 @@ def _lock_statement(vendor: str) -> tuple[str, tuple, int]:
         query = query.annotate(unchanged=SNAPSHOT_ROW)
     sql, params = query.query.get_compiler(connection.alias).as_sql()
     return sql, tuple(params), list(params).index(NO_GAME)
+
+
+def _timestamp(text: str) -> datetime:
+    """A timestamp as the JSON rows carry it: ISO text, without its zone on SQLite (which
+    stores UTC)."""
+    moment = parse_datetime(text)
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
 
 
 def _json(value) -> list:
@@ -199,7 +208,12 @@ def lock_game(game_id: int) -> Locked | None:
         for row in _json(game.seat_rows)
     ]
     pending = [
-        Move(game_id=game_id, status=MoveStatus.PENDING, **row) for row in _json(game.pending_rows)
+        Move(
+            game_id=game_id,
+            status=MoveStatus.PENDING,
+            **{**row, "created_at": _timestamp(row["created_at"])},
+        )
+        for row in _json(game.pending_rows)
     ]
     pending.sort(key=lambda move: move.pk)
     acted = {(row["seat"], row["seen_version"]) for row in _json(game.acted_rows)}
