@@ -16,6 +16,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
+from bench.soak_services import queues
 from games import catalog
 from games.computers import act
 from games.play import services
@@ -101,24 +102,6 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-def queues_in_use() -> list[str]:
-    """Every queue the settings send tasks to: the default one, the declared ones and the
-    ones named by a route. Production runs workers on each of them."""
-    from config.celery import app
-
-    names = {app.conf.task_default_queue}
-    declared = app.conf.task_queues or ()
-    names |= {getattr(q, "name", q) for q in declared}  # Queue objects, or a dict's names
-    routes = app.conf.task_routes or {}
-    for table in routes if isinstance(routes, list | tuple) else [routes]:
-        if isinstance(table, dict):
-            for route in table.values():
-                queue = route.get("queue") if isinstance(route, dict) else route
-                if isinstance(queue, str):
-                    names.add(queue)
-    return sorted(names)
-
-
 @pytest.fixture
 def bot_api():
     server = FakeBotApi()
@@ -138,7 +121,7 @@ def workers(postgres, redis_url, transactional_db, tmp_path, settings, bot_api):
     app.conf.task_always_eager = False
     started = []
     try:
-        for queue in queues_in_use():
+        for queue in queues():  # production runs workers on each of them
             worker = WorkerProcess(
                 log_dir=tmp_path,
                 queues=[queue],
@@ -213,6 +196,6 @@ def test_a_sync_storm_in_one_chat_does_not_delay_moves_in_another(workers, bot_a
     assert bot_api.calls_to(stormy_chat) >= 1, "the stormy chat's syncs were attempted"
     assert max(latencies) <= BOUND_SECONDS, (
         f"the calm chat's moves waited {[round(s, 2) for s in latencies]} s while another"
-        f" chat's syncs waited for Telegram (workers on {queues_in_use()}; with syncs and"
+        f" chat's syncs waited for Telegram (workers on {queues()}; with syncs and"
         " moves on one queue, a sync sleeping out a 429 holds the worker its moves need)"
     )

@@ -84,6 +84,8 @@ def problems_of(page, name: str, path: str, language: str) -> list[str]:
     if not fits_the_phone(page):
         width = page.evaluate("document.documentElement.scrollWidth")
         found.append(f"scrolls sideways: {width} px wide on a {PHONE['width']} px phone")
+    if "μ − 3σ" in page.content():
+        found.append("explains the rating by its formula, not in words (a skill estimate)")
     found += serious_violations(page)
     found += page.problems
     page.problems.clear()
