@@ -1,6 +1,7 @@
 import pytest
 
 from tests import services
+from tests.workers import worker_in_this_process
 
 
 @pytest.fixture
@@ -17,17 +18,8 @@ def postgres() -> None:
 
 @pytest.fixture
 def celery_worker(redis_url, transactional_db):
-    """A real Celery worker (threads, in this process) consuming from Redis."""
-    from celery.contrib.testing.worker import start_worker
-
-    from config.celery import app
-
-    app.conf.task_always_eager = False
-    try:
-        with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False):
-            yield app
-    finally:
-        app.conf.task_always_eager = True
+    with worker_in_this_process(concurrency=2) as app:
+        yield app
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -118,3 +119,24 @@ class WorkerProcess:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextlib.contextmanager
+def worker_in_this_process(concurrency: int):
+    """A real Celery worker (threads, in this process) consuming from Redis, tasks no
+    longer eager while it runs."""
+    from celery.contrib.testing.worker import start_worker
+    from celery.result import _set_task_join_will_block
+
+    from config.celery import app
+
+    app.conf.task_always_eager = False
+    try:
+        with start_worker(app, pool="threads", concurrency=concurrency, perform_ping_check=False):
+            yield app
+    finally:
+        app.conf.task_always_eager = True
+        # A worker marks its process as one where waiting for a result would block, and a
+        # pool it builds again after start_worker cleared the mark (on a loaded machine)
+        # sets it anew: every later test in this process would then be refused .get().
+        _set_task_join_will_block(False)

@@ -11,6 +11,7 @@ from games.play.models import Game, GameStatus
 from games.play.tasks import ping
 from tests.bot.play import felix_table
 from tests.waiting import wait_until
+from tests.workers import worker_in_this_process
 
 wait_for = functools.partial(wait_until, timeout=20.0, interval=0.05)
 
@@ -49,25 +50,15 @@ def test_a_long_429_frees_the_worker_and_the_sync_runs_after_its_countdown(
     """Issue 16, against a real worker with a single thread: a 429 with retry_after=4 (above
     the sender's DEFER_AFTER) does not hold the worker, which answers a ping at once; the
     sync comes back by itself after the countdown and edits the table."""
-    from celery.contrib.testing.worker import start_worker
-
-    from config.celery import app
-
     table, _game, (anna, *_rest) = felix_table(telegram, recorder)  # set up in-process
     edits = len(recorder.sent(table.chat_id, "editMessageText"))
-    app.conf.task_always_eager = False
-    try:
-        with start_worker(app, pool="threads", concurrency=1, perform_ping_check=False):
-            recorder.fail_next("editMessageText", retry_after=4)
-            table.tap(
-                anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"]
-            )
-            wait_for(lambda: any(c.status == 429 for c in recorder.calls))
-            refused_at = time.monotonic()
-            assert ping.delay("free").get(timeout=2) == "free", "the worker is not asleep"
-            wait_for(lambda: len(recorder.sent(table.chat_id, "editMessageText")) > edits)
-            assert time.monotonic() - refused_at >= 3.5, "not before Telegram's retry_after"
-            assert "Anna" in recorder.last(table.chat_id).text
-    finally:
-        app.conf.task_always_eager = True
+    with worker_in_this_process(concurrency=1):
+        recorder.fail_next("editMessageText", retry_after=4)
+        table.tap(anna, table.private(anna), data=table.private(anna).buttons[0]["callback_data"])
+        wait_for(lambda: any(c.status == 429 for c in recorder.calls))
+        refused_at = time.monotonic()
+        assert ping.delay("free").get(timeout=2) == "free", "the worker is not asleep"
+        wait_for(lambda: len(recorder.sent(table.chat_id, "editMessageText")) > edits)
+        assert time.monotonic() - refused_at >= 3.5, "not before Telegram's retry_after"
+        assert "Anna" in recorder.last(table.chat_id).text
     assert not [s for s in clock.slept if s > DEFER_AFTER]
