@@ -34,19 +34,13 @@ def remember_contexts(**kwargs):
     # Imported once the worker has set Django up: the screens import the models.
     from bot import transport
     from bot.screens import GameScreens
+    from tests.bot.leaks import context_of
 
     original = GameScreens.__init__
 
     def remembering(self, game):
         original(self, game)
-        _current["context"] = {
-            "game_id": game.pk,
-            "chat_id": game.chat_id,
-            "game_type": game.game_type,
-            "state": game.state,
-            "version": game.version,
-            "status": game.status,
-        }
+        _current["context"] = context_of(game)
 
     GameScreens.__init__ = remembering
     # The sender asks transport for its request on every sync: the same settings as there.

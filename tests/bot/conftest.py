@@ -15,7 +15,7 @@ from bot import cachekeys, ratelimit, sync, transport
 from bot.application import build_application
 from bot.bridge import Bridge
 from bot.screens import GameScreens
-from tests.bot.leaks import check_calls
+from tests.bot.leaks import check_calls, context_of
 from tests.bot.telegram_fake import BOT_USERNAME, FakeTelegram, Recorder
 
 
@@ -71,14 +71,7 @@ def recorder(monkeypatch) -> Recorder:
 
     def remembering(self, game):
         original(self, game)
-        rec.context = {
-            "game_id": game.pk,
-            "chat_id": game.chat_id,
-            "game_type": game.game_type,
-            "state": game.state,
-            "version": game.version,
-            "status": game.status,
-        }
+        rec.context = context_of(game)
 
     monkeypatch.setattr(GameScreens, "__init__", remembering)
     return rec

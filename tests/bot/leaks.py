@@ -213,3 +213,16 @@ def check_calls(calls) -> int:
         )
         checked += 1
     return checked
+
+
+def context_of(game) -> dict:
+    """What the leak check needs to know of the game a message was drawn from (recorded
+    when its screens are built)."""
+    return {
+        "game_id": game.pk,
+        "chat_id": game.chat_id,
+        "game_type": game.game_type,
+        "state": game.state,
+        "version": game.version,
+        "status": game.status,
+    }
