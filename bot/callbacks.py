@@ -3,7 +3,8 @@
     g<game>:<version>:<action>   a move; the action is an engine action string (≤ 40 bytes)
     m<game>:<version>:<prefix>   open a step-by-step menu of the actions starting with prefix
                                  (an empty prefix goes back to the main keyboard)
-    l<game>:<op>                 a lobby button: j join, x leave, c add computer, s start,
+    l<game>:<op>                 a lobby button: j join, x leave, c[<level>] add computer
+                                 (at a level; none: the everyday player), s start,
                                  q cancel, r<seat> computer instead of a player, k<seat> remove,
                                  v<seat><level> the next level for a computer seat showing
                                  <level> (e easy, n normal, h hard)
@@ -26,9 +27,10 @@ _VERSIONED = re.compile(r"^(\d{1,9}):(.*)$", re.S)
 _PLAIN = re.compile(r"^([nsLr]):(.*)$", re.S)
 # Engine actions and menu prefixes are short printable ASCII without spaces.
 _TOKEN = re.compile(r"^[\x21-\x7e]{0,40}$")
-_LOBBY_OP = re.compile(r"^(?:[jxcsq]|[rk]\d{1,2}|v\d{1,2}[enh])$")
+_LOBBY_OP = re.compile(r"^(?:[jxsq]|c[enh]?|[rk]\d{1,2}|v\d{1,2}[enh])$")
 # A computer level in a lobby button: one letter each.
 LEVEL_CODES = {"easy": "e", "normal": "n", "hard": "h"}
+_LEVEL_NAMES = {code: name for name, code in LEVEL_CODES.items()}
 
 
 class BadData(ValueError):
@@ -73,8 +75,17 @@ def level(game_id: int, seat: int, shown: str) -> str:
 
 def level_tapped(arg: str) -> tuple[int, str]:
     """The seat and the level shown of a decoded ``v`` lobby op."""
-    codes = {code: name for name, code in LEVEL_CODES.items()}
-    return int(arg[1:-1]), codes[arg[-1]]
+    return int(arg[1:-1]), _LEVEL_NAMES[arg[-1]]
+
+
+def add_computer(game_id: int, level: str | None = None) -> str:
+    """The button that adds a computer (at ``level``; None: the game's everyday player)."""
+    return lobby(game_id, "c" + (LEVEL_CODES[level] if level else ""))
+
+
+def added_level(arg: str) -> str | None:
+    """The level of a decoded ``c`` lobby op (None for the plain one)."""
+    return _LEVEL_NAMES[arg[1]] if len(arg) > 1 else None
 
 
 def plain(kind: str, arg: str) -> str:

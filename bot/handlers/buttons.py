@@ -189,9 +189,15 @@ def _lobby(user, data: callbacks.Data, is_admin: bool) -> Reply:
                 return Reply(_("The game was cancelled."))
             if not manager:
                 return Reply(_("Only the game's creator or a chat administrator may do that."))
-            if op == "c":
-                services.add_computer(game)
-                return Reply(_("A computer joins the table."))
+            if op[0] == "c":
+                level = callbacks.added_level(op)
+                seat = services.add_computer(game, levels.strategy_for(game.kind, level))
+                if level is None:
+                    return Reply(_("A computer joins the table."))
+                return Reply(
+                    _("%(name)s joins the table at level %(level)s.")
+                    % {"name": lobby_render.computer_name(seat), "level": levels.LABELS[level]}
+                )
             if op[0] == "v":
                 return _next_level(game, op, player, is_admin)
             number = int(op[1:])

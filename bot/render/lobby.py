@@ -78,26 +78,36 @@ def lobby(game: Game, seats: list[Seat], start_link: str):
             Button("✋ " + _("Join"), callbacks.lobby(game.pk, "j")),
             Button("🚪 " + _("Leave"), callbacks.lobby(game.pk, "x")),
         ],
-        [Button("🤖 " + _("Add computer"), callbacks.lobby(game.pk, "c"))],
+        add_rows(game),
         [
             Button("▶ " + _("Start"), callbacks.lobby(game.pk, "s")),
             Button("✖ " + _("Cancel"), callbacks.lobby(game.pk, "q")),
         ],
     ]
     computers = [s for s in seats if s.player_id is None]
+    under = level_rows(game, computers)  # under the computers' own row
     if computers:
-        rows[1].append(
-            Button(
-                "➖ " + _("Remove computer"), callbacks.lobby(game.pk, f"k{computers[-1].number}")
-            )
-        )
-    rows[2:2] = level_rows(game, computers)  # under the computers' own row
+        remove = "➖ " + _("Remove computer")
+        under.append([Button(remove, callbacks.lobby(game.pk, f"k{computers[-1].number}"))])
+    rows[2:2] = under
     for seat in unreachable[:5]:
         label = "🤖 " + _("Computer instead of %(name)s") % {"name": seat.player.display_name}
         rows.append([Button(label, callbacks.lobby(game.pk, f"r{seat.number}"))])
     if unreachable and start_link:
         rows.append([Button("📩 " + _("Open a private chat with the bot"), url=start_link)])
     return join(lines), rows
+
+
+def add_rows(game: Game) -> list[Button]:
+    """ "Add computer", one button per level for a game whose computers come in several
+    (issue 14): the creator picks the level as the computer sits down."""
+    offered = levels.offered(game.kind)
+    if len(offered) < 2:
+        return [Button("🤖 " + _("Add computer"), callbacks.add_computer(game.pk))]
+    return [
+        Button("🤖 + " + str(levels.LABELS[level]), callbacks.add_computer(game.pk, level))
+        for level in offered
+    ]
 
 
 def level_rows(game: Game, computers: list[Seat]) -> list[list[Button]]:

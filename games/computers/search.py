@@ -64,6 +64,7 @@ class SearchStrategy:
         belief: Belief | None = None,
         fallback=None,
         trust: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ):
         self.rules = rules
         self.budget = budget
@@ -77,10 +78,19 @@ class SearchStrategy:
         # it by ``trust`` standard errors of the paired differences: the search refines a
         # heuristic instead of replacing it where its playouts are a rough model.
         self.trust = trust
+        # The product's clock is the wall clock: a worker is never held past the limit.
+        # The arena passes the process's CPU clock, so that "50 ms per decision" means
+        # 50 ms of one core however busy the machine is.
+        self.clock = clock
         self.last_iterations = 0  # how many the last decision ran (for the arena)
 
-    def with_budget(self, budget: float, iterations: int | None = None) -> SearchStrategy:
-        """The same player with another budget."""
+    def with_budget(
+        self,
+        budget: float,
+        iterations: int | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> SearchStrategy:
+        """The same player with another budget (and, if given, another clock)."""
         return SearchStrategy(
             self.rules,
             budget=budget,
@@ -90,6 +100,7 @@ class SearchStrategy:
             belief=self.belief,
             fallback=self.fallback,
             trust=self.trust,
+            clock=clock or self.clock,
         )
 
     def choose(
@@ -118,19 +129,20 @@ class SearchStrategy:
             prior = arms.index(pick) if pick in arms else None
         squares = [0.0] * k  # sums of squared differences to the prior's playout
         limit = self.iterations if self.iterations is not None else math.inf
-        deadline = time.perf_counter() + min(self.budget, HARD_LIMIT)
+        now = self.clock
+        deadline = now() + min(self.budget, HARD_LIMIT)
         done = rounds = 0
         # Rounds of paired trials: every candidate is tried on the same sampled state with
         # the same playout seed (common random numbers), so the luck of the deal cancels
         # out of the comparison instead of drowning it.
-        while done + k <= max(limit, k) and time.perf_counter() < deadline:
+        while done + k <= max(limit, k) and now() < deadline:
             base = sample(rng)
             if belief is not None:
                 belief(base, view, rng)
             seed = rng.getrandbits(32)
             results = []
             for arm in range(k):
-                if arm and time.perf_counter() >= deadline:
+                if arm and now() >= deadline:
                     break  # a round cut short would compare unequal samples: dropped
                 state = clone(base) if arm < k - 1 else base
                 apply_id(state, seat, ids[arm])

@@ -354,11 +354,14 @@ class Step:
             if number in forced:
                 self._record(number, forced[number], MoveSource.AUTO)
                 continue
-            self._play_for(number, MoveSource.TIMEOUT, self.kind.default_strategy)
+            # The move played for a late person is the league's level too (issue 14): a
+            # hard league does not hand a late player's turn to a weaker stand-in.
+            stand_in = handover_strategy(self.game)
+            self._play_for(number, MoveSource.TIMEOUT, stand_in)
             seat.timeouts += 1
             if seat.timeouts >= settings.TIMEOUTS_BEFORE_COMPUTER:
                 seat.replaced_by_computer = True
-                seat.strategy = seat.strategy or handover_strategy(self.game)  # issue 14
+                seat.strategy = seat.strategy or stand_in
             self.changed_seats.add(number)
 
     def run_computers(self) -> None:

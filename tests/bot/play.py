@@ -42,11 +42,18 @@ class Table:
         for user in joiners:
             self.tap(user, self.lobby(), data=f"l{game_id}:j")
         for _ in range(computers):
-            self.tap(creator, self.lobby(), data=f"l{game_id}:c")
+            self.add_computer(creator)
         self.tap(creator, self.lobby(), data=f"l{game_id}:s")
         game = self.game()
         assert game.status == GameStatus.RUNNING, game.status
         return game
+
+    def add_computer(self, creator: FakeUser) -> str:
+        """The lobby's "Add computer" at the everyday level (normal, or the only one)."""
+        game_id, lobby = self.game().pk, self.lobby()
+        wanted = (f"l{game_id}:cn", f"l{game_id}:c")
+        data = next(b["callback_data"] for b in lobby.buttons if b.get("callback_data") in wanted)
+        return self.tap(creator, lobby, data=data)
 
     def tap(self, user: FakeUser, message: Shown, label=None, data=None) -> str:
         query = user.tap(message, label, data)

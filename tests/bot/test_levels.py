@@ -19,7 +19,7 @@ def lobby_with_a_computer(telegram, recorder, slug="felix", language=None):
         user.start_bot()
     table = Table(telegram, recorder, group, [anna, bruno, carla])
     anna.say(group, f"/new {slug}")
-    table.tap(anna, table.lobby(), data=f"l{table.game().pk}:c")
+    table.add_computer(anna)
     return group, table, anna, bruno, carla
 
 
@@ -105,11 +105,35 @@ def test_level_buttons_fit_telegrams_64_bytes():
 
 def test_every_lobby_button_fits_telegrams_64_bytes(telegram, recorder):
     _group, table, anna, *_ = lobby_with_a_computer(telegram, recorder, "cats_and_dogs")
-    for _ in range(4):
-        table.tap(anna, table.lobby(), "Add computer")
+    for level in ("easy", "normal", "hard", "hard"):
+        table.tap(anna, table.lobby(), f"+ {level}")
     buttons = table.buttons(table.lobby(), "l")
     assert sum("🎚" in b["text"] for b in buttons) == 5
     assert all(len(b["callback_data"].encode()) <= 64 for b in buttons)
+
+
+def test_a_computer_sits_down_at_the_level_its_add_button_names(telegram, recorder):
+    group, table, anna, *_ = lobby_with_a_computer(telegram, recorder)
+    query = table.tap(anna, table.lobby(), "+ hard")
+    assert telegram.toast(query) == "Computer 3 joins the table at level hard."
+    assert [s.strategy for s in table.game().seats.filter(player__isnull=True)] == [
+        "heuristic",
+        "hard",
+    ]
+    assert "🤖 Computer 3 (hard)" in table.lobby().text
+    table.tap(anna, table.lobby(), "+ easy")
+    assert table.game().seats.filter(strategy="easy").count() == 1
+    assert len(recorder.sent(group["id"], "sendMessage")) == 1  # the lobby, edited in place
+
+
+def test_adding_a_computer_is_the_creators_and_a_forged_level_is_refused(telegram, recorder):
+    _group, table, _anna, bruno, _carla = lobby_with_a_computer(telegram, recorder)
+    table.tap(bruno, table.lobby(), "Join")
+    refused = table.tap(bruno, table.lobby(), "+ hard")
+    assert telegram.toast(refused) == "Only the game's creator or a chat administrator may do that."
+    query = telegram.tap(_anna, table.lobby(), f"l{table.game().pk}:cz")
+    assert telegram.toast(query) == "This button is not valid (any more)."
+    assert table.game().seats.filter(player__isnull=True).count() == 1
 
 
 def test_a_game_whose_computers_have_one_level_offers_no_level_button(telegram, recorder):

@@ -60,7 +60,7 @@ def test_a_player_who_never_started_the_bot_gets_a_deep_link_and_blocks_the_star
     _group, table, anna, bruno, _carla = setup(telegram, recorder)
     joined = table.tap(bruno, table.lobby(), "Join")
     assert "private chat" in telegram.toast(joined)
-    table.tap(anna, table.lobby(), "Add computer")
+    table.tap(anna, table.lobby(), "+ normal")
     lobby = table.lobby()
     link = [b for b in lobby.buttons if b.get("url")]
     assert link[0]["url"] == f"https://t.me/catclub_test_bot?start=g{table.game().pk}"

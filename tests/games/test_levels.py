@@ -1,7 +1,10 @@
 """Difficulty levels (issue 14): a lobby computer's level, and the level of a seat handed
 to a computer mid-game (its league's, normal outside leagues)."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games import catalog
 from games.moderation import services as moderation
@@ -14,10 +17,6 @@ pytestmark = pytest.mark.django_db
 
 
 def overdue_until_handed_over(game, settings):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     for _ in range(settings.TIMEOUTS_BEFORE_COMPUTER):
         game.refresh_from_db()
         if game.status != GameStatus.RUNNING:
@@ -106,6 +105,25 @@ def test_a_seat_handed_over_after_timeouts_plays_at_its_leagues_level(
     replaced = Seat.objects.filter(game=game, replaced_by_computer=True)
     assert replaced.exists()
     assert {s.strategy for s in replaced} == {"hard"}
+
+
+def test_a_single_late_move_is_played_at_the_leagues_level(lobby, run_on_commit, monkeypatch):
+    """A person who misses one deadline (not yet handed over) gets the league's level for
+    that move too, not the everyday player."""
+    found = catalog.get("felix").strategies()
+    hard = Recording(found["easy"])
+    monkeypatch.setitem(found, "hard", hard)
+    league = LeagueFactory(computer_level="hard")
+    game, (anna, _bruno) = lobby("felix", humans=2, computers=1, league=league)
+    run_on_commit(services.start, game, anna)
+    game.refresh_from_db()
+    late = Table(game).to_act()[0]
+    assert not game.seats.get(number=late).is_computer
+    game.deadline = timezone.now() - timedelta(seconds=1)
+    game.save(update_fields=["deadline"])
+    processing.process(game.pk, timeout_version=game.version)
+    assert [view["seat"] for view in hard.views][:1] == [late]
+    assert not Seat.objects.get(game=game, number=late).replaced_by_computer
 
 
 def test_outside_leagues_a_handed_over_seat_plays_normal(lobby, run_on_commit):
