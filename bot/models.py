@@ -93,3 +93,23 @@ class SeatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} seat {self.seat}"
+
+
+class ChatPause(models.Model):
+    """Telegram asked us to wait before calling a chat again (a 429's ``retry_after``).
+
+    The shared rate windows hold the pause for every sender (``bot.ratelimit``); this row
+    keeps it where a restarted Redis cannot forget it, so a sync queued again by the
+    sweep still waits it out. A row is only written on a 429, and expired rows are
+    removed by the next one.
+    """
+
+    chat_id = models.BigIntegerField(_("chat id"), unique=True)
+    until = models.FloatField(_("paused until (Unix time)"))
+
+    class Meta:
+        verbose_name = _("Telegram pause")
+        verbose_name_plural = _("Telegram pauses")
+
+    def __str__(self) -> str:
+        return f"{self.chat_id} until {self.until:.0f}"

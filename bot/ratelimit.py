@@ -8,6 +8,10 @@ every worker and bot process shares them); without it (the embedded default: the
 the bot in separate processes on one machine) in a small file that each process locks in
 turn (``TELEGRAM_RATE_FILE``).
 
+A 429 from Telegram pauses a chat for its ``retry_after``: ``pause`` records it beside the
+windows, so that every sender (another game's sync in the same chat, a sync queued again
+by the sweep) waits it out, not only the one that was told.
+
 The clock is swappable so that tests can run a whole game on virtual time.
 """
 
@@ -44,6 +48,10 @@ class Clock:
 clock = Clock()
 
 
+def pause_key(chat_id: int) -> str:
+    return cachekeys.key("rate", "pause", chat_id)
+
+
 def windows(chat_id: int) -> list[tuple[str, int, float]]:
     """(key, limit, seconds) of every window a message to ``chat_id`` counts in."""
     found = [(cachekeys.key("rate", "all"), *OVERALL)]
@@ -73,12 +81,9 @@ class FileLimiter:
                 calls: dict[str, list[float]] = json.loads(file.read() or "{}")
             except ValueError:  # a file cut short by a crash: the windows start afresh
                 calls = {}
-            calls = {
-                key: kept
-                for key, times in calls.items()
-                if (kept := [t for t in times if now - self.KEEP < t <= now + self.KEEP])
-            }
-            wait = 0.0
+            calls = {key: kept for key, times in calls.items() if (kept := self._live(key, times, now))}
+            paused = calls.get(pause_key(chat_id), [0.0])
+            wait = max(0.0, max(paused) - now)
             spans = windows(chat_id)
             for key, limit, span in spans:
                 recent = [t for t in calls.get(key, []) if t > now - span]
@@ -87,19 +92,43 @@ class FileLimiter:
             if wait == 0:
                 for key, _limit, _span in spans:
                     calls.setdefault(key, []).append(now)
-            file.seek(0)
-            file.truncate()
-            file.write(json.dumps(calls))
+            self._write(file, calls)
             return wait
+
+    def _live(self, key: str, times: list[float], now: float) -> list[float]:
+        if key.startswith(pause_key("")):  # a pause lasts as long as Telegram said, however long
+            return [t for t in times if t > now]
+        return [t for t in times if now - self.KEEP < t <= now + self.KEEP]
+
+    def pause(self, chat_id: int, until: float) -> None:
+        with self._lock, self._path.open("a+") as file:
+            fcntl.flock(file, fcntl.LOCK_EX)
+            file.seek(0)
+            try:
+                calls = json.loads(file.read() or "{}")
+            except ValueError:
+                calls = {}
+            key = pause_key(chat_id)
+            calls[key] = [max([until, *calls.get(key, [])])]
+            self._write(file, calls)
+
+    @staticmethod
+    def _write(file, calls: dict) -> None:
+        file.seek(0)
+        file.truncate()
+        file.write(json.dumps(calls))
 
 
 _SCRIPT = """
 local now = tonumber(ARGV[1])
 local member = ARGV[2]
 local wait = 0
-for i, key in ipairs(KEYS) do
-  local limit = tonumber(ARGV[1 + 2 * i])
-  local span = tonumber(ARGV[2 + 2 * i])
+local paused = tonumber(redis.call('GET', KEYS[1]) or '0')
+if paused > now then wait = paused - now end
+for i = 2, #KEYS do
+  local key = KEYS[i]
+  local limit = tonumber(ARGV[2 * i - 1])
+  local span = tonumber(ARGV[2 * i])
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - span)
   if redis.call('ZCARD', key) >= limit then
     local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
@@ -108,11 +137,20 @@ for i, key in ipairs(KEYS) do
   end
 end
 if wait > 0 then return tostring(wait) end
-for i, key in ipairs(KEYS) do
-  redis.call('ZADD', key, now, member)
-  redis.call('PEXPIRE', key, math.ceil(tonumber(ARGV[2 + 2 * i]) * 1000) + 1000)
+for i = 2, #KEYS do
+  redis.call('ZADD', KEYS[i], now, member)
+  redis.call('PEXPIRE', KEYS[i], math.ceil(tonumber(ARGV[2 * i]) * 1000) + 1000)
 end
 return '0'
+"""
+
+# A later pause never shortens an earlier one.
+_PAUSE = """
+local till = tonumber(ARGV[1])
+local old = tonumber(redis.call('GET', KEYS[1]) or '0')
+if till > old then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', math.ceil(tonumber(ARGV[2]) * 1000) + 1000)
+end
 """
 
 
@@ -124,13 +162,18 @@ class RedisLimiter:
 
         self._redis = redis.Redis.from_url(url, socket_timeout=5)
         self._script = self._redis.register_script(_SCRIPT)
+        self._pause = self._redis.register_script(_PAUSE)
 
     def try_acquire(self, chat_id: int, now: float) -> float:
         spans = windows(chat_id)
         args: list = [repr(now), f"{now}:{uuid.uuid4().hex}"]
         for _key, limit, span in spans:
             args += [limit, span]
-        return float(self._script(keys=[key for key, _l, _s in spans], args=args))
+        keys = [pause_key(chat_id), *(key for key, _l, _s in spans)]
+        return float(self._script(keys=keys, args=args))
+
+    def pause(self, chat_id: int, until: float) -> None:
+        self._pause(keys=[pause_key(chat_id)], args=[repr(until), max(until - clock.now(), 0)])
 
 
 _limiter = None

@@ -2,7 +2,9 @@
 
 A ``Sender`` is used by one sync run: it owns a private event loop and a Bot, waits for a
 slot in the shared rate windows (``bot.ratelimit``) before each call, retries a 429 after
-its ``retry_after`` and a network hiccup a few times, and turns Telegram's answers into a
+its ``retry_after`` (and tells every other sender: the pause is recorded in the windows and
+in the database, ``bot.pauses``) and a network hiccup a few times, and turns Telegram's
+answers into a
 small ``Result``: "message is not modified" is a success, a message that cannot be edited
 any more is ``gone`` (the caller sends a new one), a user who blocked the bot is
 ``blocked``. A group that became a supergroup (``ChatMigrated``) is reported as
@@ -33,7 +35,7 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot import ratelimit, transport
+from bot import pauses, ratelimit, transport
 from bot.keyboard import Rows, check, to_markup
 
 log = logging.getLogger(__name__)
@@ -101,6 +103,7 @@ class Sender:
         self.bot = transport.make_bot(self._request)
         self._loop = asyncio.new_event_loop()
         self._started = False
+        self._pauses: dict[int, float] | None = None  # the database's, read once
 
     def __enter__(self) -> Sender:
         return self
@@ -125,6 +128,7 @@ class Sender:
         """Run one Bot API call within the limits, retrying 429s and network errors."""
         self._chat_id = chat_id
         for attempt in range(1, MAX_TRIES + 1):
+            self._wait_out_pause(chat_id)
             ratelimit.wait_turn(chat_id, sleep=self._sleep)
             self._keepalive()
             try:
@@ -132,6 +136,7 @@ class Sender:
             except RetryAfter as exc:
                 wait = retry_seconds(exc)
                 log.info("429 for chat %s: retrying after %s s", chat_id, wait)
+                self._pause(chat_id, ratelimit.clock.now() + wait)
                 self._sleep(wait)
             except (TimedOut, NetworkError) as exc:
                 if isinstance(exc, BadRequest | Forbidden) or attempt == MAX_TRIES:
@@ -139,6 +144,21 @@ class Sender:
                 log.info("network error for chat %s (%s); retrying", chat_id, exc)
                 self._sleep(min(2**attempt, 10))
         raise NetworkError(f"gave up after {MAX_TRIES} tries")
+
+    def _pause(self, chat_id: int, until: float) -> None:
+        """Every sender waits until ``until`` before calling ``chat_id`` again."""
+        ratelimit.get_limiter().pause(chat_id, until)
+        pauses.record(chat_id, until, ratelimit.clock.now())
+        if self._pauses is not None:
+            self._pauses[chat_id] = max(until, self._pauses.get(chat_id, 0.0))
+
+    def _wait_out_pause(self, chat_id: int) -> None:
+        """A pause the windows may have lost (a restarted Redis) but the database kept."""
+        if self._pauses is None:
+            self._pauses = pauses.running(ratelimit.clock.now())
+        left = self._pauses.get(chat_id, 0.0) - ratelimit.clock.now()
+        if left > 0:
+            self._sleep(left)
 
     def _sleep(self, seconds: float) -> None:
         if self._defer_after is not None and seconds > self._defer_after:

@@ -53,6 +53,25 @@ def test_thirty_messages_per_second_overall(pair):
     assert take(limiter, 2000, T0 + 1.0) == 0
 
 
+def test_a_429_pause_holds_every_sender_of_that_chat_only(pair):
+    """Issue 16: a 429 told one sender to wait; the others (another game in the chat, a
+    sync queued again) wait it out too, and a shorter later pause does not cut it."""
+    limiter, other = pair
+    limiter.pause(42, T0 + 30)
+    assert take(other, 42, T0) == pytest.approx(30.0)
+    other.pause(42, T0 + 5)  # a later, shorter retry_after
+    assert take(limiter, 42, T0 + 10) == pytest.approx(20.0)
+    assert take(limiter, 43, T0 + 10) == 0  # another chat goes on
+    assert take(other, 42, T0 + 30) == 0
+
+
+def test_a_pause_longer_than_the_windows_is_kept(tmp_path):
+    limiter = FileLimiter(tmp_path / "rate.json")
+    limiter.pause(42, T0 + 600)
+    assert take(limiter, 7, T0 + 100) == 0  # the file is rewritten meanwhile
+    assert take(limiter, 42, T0 + 300) == pytest.approx(300.0)
+
+
 def test_waiting_for_a_turn_sleeps_as_long_as_needed(clock):
     for _ in range(3):
         ratelimit.wait_turn(7)

@@ -5,6 +5,8 @@ import pytest
 
 from bot.sender import Sender
 
+pytestmark = pytest.mark.django_db
+
 
 @pytest.fixture
 def sender(recorder):
@@ -95,3 +97,32 @@ def test_in_a_worker_a_long_wait_is_deferred_not_slept(recorder, clock, monkeypa
         with pytest.raises(Deferred):
             sender.send(5, "window full")
     assert all(s <= DEFER_AFTER for s in clock.slept)
+
+
+@pytest.mark.filterwarnings("ignore:.*retry_after.*")
+def test_a_429_is_honoured_by_the_next_sender_even_after_redis_forgot_it(
+    recorder, clock, monkeypatch, tmp_path
+):
+    """Issue 16 (found by the long soak): after a 429 the sync that got it may be gone and
+    Redis restarted empty; the next sender to that chat still waits out retry_after (the
+    pause is kept in the database too), and other chats are not held up."""
+    from bot import ratelimit
+    from bot.sender import DEFER_AFTER, Deferred
+
+    recorder.started.update({5, 6})
+    with Sender(defer_after=DEFER_AFTER) as first:
+        recorder.fail_next("sendMessage", retry_after=30)
+        with pytest.raises(Deferred):
+            first.send(5, "refused")
+    forgetful = ratelimit.FileLimiter(tmp_path / "after-restart.json")
+    monkeypatch.setattr(ratelimit, "get_limiter", lambda: forgetful)  # Redis came back empty
+    clock.t += 10
+    with Sender(defer_after=DEFER_AFTER) as second:
+        assert second.send(6, "another chat").ok
+        with pytest.raises(Deferred) as deferred:
+            second.send(5, "too early")
+        assert deferred.value.seconds == pytest.approx(20)
+    clock.t += 20
+    with Sender(defer_after=DEFER_AFTER) as third:
+        assert third.send(5, "in time").ok
+    assert [c.status for c in recorder.sent(5, "sendMessage", ok=None)] == [429, 200]

@@ -121,9 +121,9 @@ def test_games_a_restarted_redis_forgot_are_synced_again(telegram, recorder):
     """Redis came back empty: the sync queued for a move was lost with it, and the cache no
     longer knows that the game changed. ``recover`` syncs every game it knows nothing of,
     once, and the table catches up (found by ``bench soak``)."""
-    from django.core.cache import cache
-
     from bot.tasks import recover_syncs
+
+    cache = sync.cache  # the shared cache, where the sync's keys live
 
     def shown_version() -> int:
         return recorder.sent(table.chat_id)[-1].context["version"]
