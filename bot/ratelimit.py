@@ -81,7 +81,8 @@ class FileLimiter:
                 calls: dict[str, list[float]] = json.loads(file.read() or "{}")
             except ValueError:  # a file cut short by a crash: the windows start afresh
                 calls = {}
-            calls = {key: kept for key, times in calls.items() if (kept := self._live(key, times, now))}
+            live = ((key, self._live(key, times, now)) for key, times in calls.items())
+            calls = {key: kept for key, kept in live if kept}
             paused = calls.get(pause_key(chat_id), [0.0])
             wait = max(0.0, max(paused) - now)
             spans = windows(chat_id)
