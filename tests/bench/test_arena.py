@@ -51,3 +51,27 @@ def test_shared_first_places_split_the_win():
     assert arena.win_credit([1, 1, 3], 2) == 0.0
     assert arena.win_credit([2, 1, 3], 1) == 1.0
     assert sum(arena.win_credit([1, 1, 1, 4], s) for s in range(4)) == pytest.approx(1.0)
+
+
+def test_budgets_are_counted_in_cpu_time_not_wall_time(monkeypatch):
+    """A budget of 50 ms means 50 ms of one core: time spent waiting for the CPU (another
+    process running) does not shorten the search. A player whose wall clock jumps ahead by
+    a second at every look still thinks for its whole (CPU) budget."""
+    import itertools
+    import random
+    import time
+
+    from games import catalog
+
+    player = arena.make_player("felix", "hard@0.02")
+    assert player.clock is time.process_time and player.iterations is None
+    shipped = arena.make_player("felix", "hard")
+    assert shipped.clock is time.process_time and shipped.iterations
+    wall = itertools.count(step=1.0)
+    monkeypatch.setattr(time, "perf_counter", lambda: next(wall))
+    rules = catalog.get("felix").rules
+    state = rules.setup(3, 7)
+    seat = rules.to_act(state)[0]
+    view, legal = rules.view(state, seat), rules.legal_actions(state, seat)
+    player.choose(view, legal, random.Random(1), [])
+    assert player.last_iterations > len(legal)  # more than one round in the budget
