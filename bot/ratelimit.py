@@ -18,11 +18,13 @@ The clock is swappable so that tests can run a whole game on virtual time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import json
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 from django.conf import settings
@@ -73,7 +75,10 @@ class FileLimiter:
         self._path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()  # flock is per open file: threads take turns first
 
-    def try_acquire(self, chat_id: int, now: float) -> float:
+    @contextlib.contextmanager
+    def _calls(self) -> Iterator[dict[str, list[float]]]:
+        """The file's calls (and pauses), for reading and changing under the lock; what
+        the caller leaves in the dict is written back."""
         with self._lock, self._path.open("a+") as file:
             fcntl.flock(file, fcntl.LOCK_EX)  # released when the file is closed
             file.seek(0)
@@ -81,10 +86,19 @@ class FileLimiter:
                 calls: dict[str, list[float]] = json.loads(file.read() or "{}")
             except ValueError:  # a file cut short by a crash: the windows start afresh
                 calls = {}
-            live = ((key, self._live(key, times, now)) for key, times in calls.items())
-            calls = {key: kept for key, kept in live if kept}
-            paused = calls.get(pause_key(chat_id), [0.0])
-            wait = max(0.0, max(paused) - now)
+            yield calls
+            file.seek(0)
+            file.truncate()
+            file.write(json.dumps(calls))
+
+    def try_acquire(self, chat_id: int, now: float) -> float:
+        with self._calls() as calls:
+            for key, times in list(calls.items()):
+                if not (kept := self._live(key, times, now)):
+                    del calls[key]
+                else:
+                    calls[key] = kept
+            wait = max(0.0, max(calls.get(pause_key(chat_id), [0.0])) - now)
             spans = windows(chat_id)
             for key, limit, span in spans:
                 recent = [t for t in calls.get(key, []) if t > now - span]
@@ -93,31 +107,17 @@ class FileLimiter:
             if wait == 0:
                 for key, _limit, _span in spans:
                     calls.setdefault(key, []).append(now)
-            self._write(file, calls)
             return wait
 
     def _live(self, key: str, times: list[float], now: float) -> list[float]:
-        if key.startswith(pause_key("")):  # a pause lasts as long as Telegram said, however long
+        if key.startswith(pause_key("")):  # a pause lasts as long as Telegram said
             return [t for t in times if t > now]
         return [t for t in times if now - self.KEEP < t <= now + self.KEEP]
 
     def pause(self, chat_id: int, until: float) -> None:
-        with self._lock, self._path.open("a+") as file:
-            fcntl.flock(file, fcntl.LOCK_EX)
-            file.seek(0)
-            try:
-                calls = json.loads(file.read() or "{}")
-            except ValueError:
-                calls = {}
+        with self._calls() as calls:
             key = pause_key(chat_id)
             calls[key] = [max([until, *calls.get(key, [])])]
-            self._write(file, calls)
-
-    @staticmethod
-    def _write(file, calls: dict) -> None:
-        file.seek(0)
-        file.truncate()
-        file.write(json.dumps(calls))
 
 
 _SCRIPT = """
