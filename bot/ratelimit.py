@@ -18,18 +18,15 @@ The clock is swappable so that tests can run a whole game on virtual time.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import fcntl
-import json
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 from django.conf import settings
 
 from bot import cachekeys
+from games.sharedfile import SharedJSON
 
 PER_CHAT = (1, 1.0)
 PER_GROUP = (20, 60.0)
@@ -64,35 +61,17 @@ def windows(chat_id: int) -> list[tuple[str, int, float]]:
 
 
 class FileLimiter:
-    """The windows in a JSON file of the machine, read and written under an exclusive
-    lock (``flock``), so that every process on it shares them."""
+    """The windows in a JSON file that every process of the machine shares
+    (``games.sharedfile``)."""
 
     # The longest window: older calls (or calls on another clock) are dropped.
     KEEP = max(span for _limit, span in (PER_CHAT, PER_GROUP, OVERALL))
 
     def __init__(self, path: Path):
-        self._path = Path(path)
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()  # flock is per open file: threads take turns first
-
-    @contextlib.contextmanager
-    def _calls(self) -> Iterator[dict[str, list[float]]]:
-        """The file's calls (and pauses), for reading and changing under the lock; what
-        the caller leaves in the dict is written back."""
-        with self._lock, self._path.open("a+") as file:
-            fcntl.flock(file, fcntl.LOCK_EX)  # released when the file is closed
-            file.seek(0)
-            try:
-                calls: dict[str, list[float]] = json.loads(file.read() or "{}")
-            except ValueError:  # a file cut short by a crash: the windows start afresh
-                calls = {}
-            yield calls
-            file.seek(0)
-            file.truncate()
-            file.write(json.dumps(calls))
+        self._file = SharedJSON(path)
 
     def try_acquire(self, chat_id: int, now: float) -> float:
-        with self._calls() as calls:
+        with self._file.open() as calls:
             for key, times in list(calls.items()):
                 if not (kept := self._live(key, times, now)):
                     del calls[key]
@@ -115,7 +94,7 @@ class FileLimiter:
         return [t for t in times if now - self.KEEP < t <= now + self.KEEP]
 
     def pause(self, chat_id: int, until: float) -> None:
-        with self._calls() as calls:
+        with self._file.open() as calls:
             key = pause_key(chat_id)
             calls[key] = [max([until, *calls.get(key, [])])]
 

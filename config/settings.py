@@ -128,6 +128,8 @@ else:
 TELEGRAM_RATE_FILE = Path(
     env.str("TELEGRAM_RATE_FILE", default=str(SQLITE_PATH.parent / "telegram-rate.json"))
 )
+# So are the operational metrics (games/metrics.py).
+METRICS_FILE = Path(env.str("METRICS_FILE", default=str(SQLITE_PATH.parent / "metrics.json")))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
@@ -301,5 +303,6 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- Metrics ----------------------------------------------------------------------------
 # /metrics (Prometheus) answers only with "Authorization: Bearer <METRICS_TOKEN>"; without
-# a token set it does not exist. The counts are kept in Redis (games/metrics.py).
+# a token set it does not exist. The counts are kept in Redis, or without it in METRICS_FILE
+# (games/metrics.py).
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")

@@ -3,7 +3,8 @@ Prometheus at ``/metrics`` (``config/metrics.py`` renders them).
 
 Web, workers and bot run in many processes and containers, so the counts live in Redis
 when it is configured (one hash; one round trip per event), and every process adds to the
-same numbers. Without Redis (the embedded default) they are kept in this process only.
+same numbers. Without Redis (the embedded default: the site and the bot are two processes
+on one machine) they live in a file that both share (``METRICS_FILE``).
 Counting never gets in the way of the work: a Redis that fails is left alone for a few
 seconds and the events meanwhile are not counted.
 
@@ -18,12 +19,12 @@ import json
 import logging
 import threading
 import time
-from collections import defaultdict
 from dataclasses import dataclass
 
 from django.conf import settings
 
 from games import logcontext
+from games.sharedfile import SharedJSON
 
 log = logging.getLogger(__name__)
 
@@ -76,25 +77,26 @@ def parse_field(field: str | bytes) -> tuple[str, dict[str, str]]:
     return name, dict(labels)
 
 
-class LocalStore:
-    """The counts of this process."""
+class FileStore:
+    """The counts in a file that every process of the machine shares (the embedded
+    default, where the traffic is one club's, not a service's)."""
 
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._values: dict[str, dict[str, float]] = defaultdict(dict)
+    def __init__(self, path):
+        self._file = SharedJSON(path)
 
     def add(self, changes: list[tuple[str, str, float]]) -> None:
-        with self._lock:
+        with self._file.open() as tables:
             for table, field, amount in changes:
-                self._values[table][field] = self._values[table].get(field, 0) + amount
+                values = tables.setdefault(table, {})
+                values[field] = values.get(field, 0) + amount
 
     def set(self, table: str, field: str, value: float) -> None:
-        with self._lock:
-            self._values[table][field] = value
+        with self._file.open() as tables:
+            tables.setdefault(table, {})[field] = value
 
     def read(self, table: str) -> dict[str, float]:
-        with self._lock:
-            return dict(self._values[table])
+        with self._file.open() as tables:
+            return dict(tables.get(table, {}))
 
 
 class RedisStore:
@@ -148,7 +150,10 @@ def store():
     global _store
     with _store_lock:
         if _store is None:
-            _store = RedisStore(settings.REDIS_URL) if settings.REDIS_URL else LocalStore()
+            if settings.REDIS_URL:
+                _store = RedisStore(settings.REDIS_URL)
+            else:
+                _store = FileStore(settings.METRICS_FILE)
         return _store
 
 

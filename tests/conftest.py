@@ -4,6 +4,18 @@ from tests import services
 from tests.workers import worker_in_this_process
 
 
+@pytest.fixture(autouse=True)
+def own_metrics_file(settings, tmp_path):
+    """Without Redis the metrics live in a file of the machine: each test counts in its
+    own (as each test's rate windows do)."""
+    from games import metrics
+
+    settings.METRICS_FILE = tmp_path / "metrics.json"
+    metrics.reset_store()
+    yield
+    metrics.reset_store()
+
+
 @pytest.fixture
 def redis_url() -> str:
     """The Redis URL of the running service (skips outside CI when there is none)."""

@@ -139,3 +139,26 @@ def test_the_json_formatter_writes_one_object_with_the_known_ids():
     assert entry["message"] == "moved x"
     assert entry["game_id"] == 42 and entry["update_id"] == 777
     assert entry["level"] == "INFO" and entry["logger"] == "catclub"
+
+
+def test_without_redis_the_counts_of_every_process_reach_the_scrape(settings, db):
+    """Issue 16: on the embedded default the bot and the site are separate processes; a
+    tap the bot answered shows in the site's /metrics."""
+    import subprocess
+    import sys
+
+    from tests.workers import ROOT
+
+    settings.REDIS_URL = ""
+    metrics.reset_store()
+    metrics.inc("moves_applied_total", 2)
+    code = (
+        "import sys, django; from django.conf import settings;"
+        "settings.configure(REDIS_URL='', METRICS_FILE=sys.argv[1]);"
+        "from games import metrics; metrics.inc('moves_applied_total', 3);"
+        "metrics.observe('tap_answer_seconds', 0.02)"
+    )
+    subprocess.run([sys.executable, "-c", code, str(settings.METRICS_FILE)], cwd=ROOT, check=True)
+    samples = scrape(Client())
+    assert value(samples, "catclub_moves_applied_total") == 5
+    assert value(samples, "catclub_tap_answer_seconds_count") == 1
