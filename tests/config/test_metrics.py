@@ -65,6 +65,7 @@ def test_counts_from_worker_processes_and_queue_lengths_reach_the_scrape(
 
     app.conf.task_always_eager = False
     client = redis.Redis.from_url(redis_url)
+    client.delete(settings.TELEGRAM_QUEUE)  # nothing an earlier test left behind
     worker = WorkerProcess(log_dir=tmp_path, queues=[settings.GAMES_QUEUE]).start()
     try:
         before = scrape()
