@@ -335,9 +335,10 @@ def candidates(view: dict, legal: list[str]) -> list[str]:
 
 
 # The hard player's playouts per decision, a count so that the move depends only on the
-# seed (see search.py): about 80 ms at 2 players, 0.15 s at 4, well inside the 0.5 s cap
-# at 6. Measured: 2,400 playouts reach the cap at 4 players (p50 0.46 s of CPU), and then
-# the clock, not the seed, decides where the search stops.
+# seed (see search.py). Measured p50 of one core: about 80 ms at 2 players, 0.13 s at 4,
+# 0.2 s at 6, where the longest decisions (p95) still reach the 0.5 s cap: the next step
+# is a count per table size. 2,400 playouts reached the cap at 4 players already (p50
+# 0.46 s), and then the clock, not the seed, decides where the search stops.
 ITERATIONS = 800
 # The heuristic's move stands unless the search finds better by this many standard errors:
 # the playouts model the table too roughly to overrule it on a hunch.
