@@ -95,8 +95,7 @@ class FileStore:
             tables.setdefault(table, {})[field] = value
 
     def read(self, table: str) -> dict[str, float]:
-        with self._file.open() as tables:
-            return dict(tables.get(table, {}))
+        return dict(self._file.read().get(table, {}))
 
 
 class RedisStore:

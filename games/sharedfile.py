@@ -22,6 +22,13 @@ class SharedJSON:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
 
+    def read(self) -> dict:
+        """The document as it is (a shared lock: readers do not rewrite it)."""
+        with self._lock, self.path.open("a+") as file:
+            fcntl.flock(file, fcntl.LOCK_SH)
+            file.seek(0)
+            return _parse(file.read())
+
     @contextlib.contextmanager
     def open(self) -> Iterator[dict]:
         """The document, for reading and changing under the lock; what the caller leaves
@@ -29,11 +36,15 @@ class SharedJSON:
         with self._lock, self.path.open("a+") as file:
             fcntl.flock(file, fcntl.LOCK_EX)
             file.seek(0)
-            try:
-                document = json.loads(file.read() or "{}")
-            except ValueError:  # a file cut short by a crash: start afresh
-                document = {}
+            document = _parse(file.read())
             yield document
             file.seek(0)
             file.truncate()
             file.write(json.dumps(document))
+
+
+def _parse(text: str) -> dict:
+    try:
+        return json.loads(text or "{}")
+    except ValueError:  # a file cut short by a crash: start afresh
+        return {}
