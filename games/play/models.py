@@ -116,6 +116,9 @@ class Game(models.Model):
     options = models.JSONField(_("options"), default=dict, blank=True)
     state = models.JSONField(_("engine state"), null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(_("version"), default=0)
+    # The legal actions of each person the game waits for, by seat, at this version: what a
+    # submission checks in the statement that records it (games/play/recording.py).
+    legal = models.JSONField(_("legal actions"), null=True, blank=True, editable=False)
     turn_seconds = models.PositiveIntegerField(_("seconds per turn"), null=True, blank=True)
     deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True, db_index=True)
     result = models.JSONField(_("result"), null=True, blank=True)

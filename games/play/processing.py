@@ -40,6 +40,7 @@ from games.engines import IllegalAction, observations
 from games.play import finish
 from games.play.levels import handover_strategy
 from games.play.models import Game, GameStatus, ModeratorMove, Move, MoveSource, MoveStatus, Seat
+from games.play.recording import legal_by_seat
 from games.play.result import Result
 from games.play.signals import game_updated
 from games.play.writes import Writes
@@ -181,28 +182,22 @@ def lock_game(game_id: int) -> Locked | None:
 
     The seats and moves come from the statement's snapshot, taken before the lock was
     granted. When someone changed the game's row while we waited (another step, an abort),
-    they may have changed its seats and moves too: then these are read again, now that
-    we hold the lock. Whoever changes a running game's seats or moves under its lock
-    changes its row too, so an unchanged row means unchanged seats and moves (moves added
-    meanwhile are new submissions, and each queues its own step). On SQLite the lock is
-    taken when the transaction begins, before any read.
+    they may have changed its seats and moves too: then the statement runs once more, now
+    that we hold the lock, and its new snapshot sees their work. Whoever changes a running
+    game's seats or moves under its lock changes its row too, so an unchanged row means
+    unchanged seats and moves (moves added meanwhile are new submissions, and each queues
+    its own step). On SQLite the lock is taken when the transaction begins, before any
+    read.
     """
-    fresh = connection.vendor == "postgresql"
     sql, compiled, at = _lock_statement(connection.vendor)
     params = [*compiled[:at], game_id, *compiled[at + 1 :]]
     game = next(iter(Game.objects.raw(sql, params)), None)
+    if game is not None and connection.vendor == "postgresql" and not game.unchanged:
+        game = next(iter(Game.objects.raw(sql, params)))
+        if not game.unchanged:  # nobody can change a row we hold locked
+            raise RuntimeError(f"game {game_id} changed under its lock")
     if game is None:
         return None
-    if fresh and not game.unchanged:
-        pending = list(Move.objects.filter(game_id=game_id, status=MoveStatus.PENDING))
-        acted = Move.objects.filter(
-            game_id=game_id,
-            status=MoveStatus.APPLIED,
-            source=MoveSource.HUMAN,
-            seen_version__in={m.seen_version for m in pending if m.seen_version is not None},
-        )
-        acted = set(acted.values_list(*ACTED_FIELDS))
-        return Locked(game, list(Seat.objects.filter(game_id=game_id)), pending, acted)
     seats = [
         Seat(game_id=game_id, **{**row, "replaced_by_computer": bool(row["replaced_by_computer"])})
         for row in _json(game.seat_rows)
@@ -383,10 +378,11 @@ class Step:
     def save(self, pending: list[Move]) -> None:
         game, report = self.game, self.report
         result = self.rules.outcome(self.state)
-        update = ["version", "state", "deadline", "updated_at"]
+        update = ["version", "state", "legal", "deadline", "updated_at"]
         if report.version != self.start_version:
             game.state = self.rules.dump(self.state)
             game.version = report.version
+        game.legal = legal_by_seat(self.rules, self.state, self.seats)
         if result is not None:
             update += finish.finish(game, Result.from_json(result), self.now)
             report.finished = True

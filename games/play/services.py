@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games import catalog, metrics
 from games.languages import Language, from_telegram
-from games.play import errors, finish, levels
+from games.play import errors, finish, levels, recording
 from games.play.finish import notify
 from games.play.models import (
     OPEN_STATUSES,
@@ -303,6 +303,22 @@ def submit_move(
     with the reason, so the player gets an answer without waiting for the worker.
     """
     check_not_banned(player)
+    key = key[:64]
+    move = recording.record_if_legal(game_id, player.pk, action, key, seen_version)
+    if move is None:
+        move, recorded = _record_checked(game_id, player, action, key, seen_version)
+        if not recorded:
+            return move  # the first delivery's
+    transaction.on_commit(lambda: enqueue(game_id))
+    return move
+
+
+def _record_checked(
+    game_id: int, player: Player, action: str, key: str, seen_version: int | None
+) -> tuple[Move, bool]:
+    """Read the game, say why the move cannot be made, or record it: the path for what
+    ``recording.record_if_legal`` did not record. Returns the move and whether it is new
+    (else the first delivery's, for a key already used)."""
     seat = (
         Seat.objects.select_related("game")
         .filter(game_id=game_id, player=player)
@@ -324,9 +340,9 @@ def submit_move(
         _check_legal(game, seat.number, action, seen_version)
     except errors.GameError:
         # A redelivered update whose first delivery already moved the game on.
-        duplicate = Move.objects.filter(game_id=game_id, key=key[:64]).first()
+        duplicate = Move.objects.filter(game_id=game_id, key=key).first()
         if duplicate is not None:
-            return duplicate
+            return duplicate, False
         raise
     # Inside a caller's transaction, a savepoint keeps a duplicate key from breaking it;
     # on its own, the INSERT is its own transaction and needs no BEGIN and COMMIT around it.
@@ -335,7 +351,7 @@ def submit_move(
         with savepoint:
             move = Move.objects.create(
                 game_id=game_id,
-                key=key[:64],
+                key=key,
                 seat=seat.number,
                 action=action,
                 source=MoveSource.HUMAN,
@@ -343,9 +359,8 @@ def submit_move(
             )
     except IntegrityError:
         # A duplicate delivery of the same update: the first one stands.
-        return Move.objects.get(game_id=game_id, key=key[:64])
-    transaction.on_commit(lambda: enqueue(game_id))
-    return move
+        return Move.objects.get(game_id=game_id, key=key), False
+    return move, True
 
 
 def _check_legal(game: Game, number: int, action: str, seen_version: int | None) -> None:
