@@ -8,8 +8,8 @@ import json
 from celery.signals import task_prerun, worker_init
 from telegram.request import HTTPXRequest
 
-from bench.soak_telegram import CONTEXT_HEADER
 from config.celery import app
+from tests.bot.telegram_http import CONTEXT_HEADER
 
 __all__ = ["app"]
 

@@ -168,22 +168,28 @@ def reset_store() -> None:
 
 # -- recording -------------------------------------------------------------------------
 def inc(name: str, amount: float = 1, **labels: str) -> None:
-    assert METRICS[name].kind == "counter", name
-    if amount:
-        store().add([("counters", _field(name, labels), amount)])
+    if changes := _counted(name, amount, **labels):
+        store().add(changes)
 
 
 def observe(name: str, seconds: float, **labels: str) -> None:
     """One observation of a histogram: its bucket, its sum and its count in one go."""
+    store().add(_observed(name, seconds, **labels))
+
+
+def _counted(name: str, amount: float, **labels: str) -> list[tuple[str, str, float]]:
+    assert METRICS[name].kind == "counter", name
+    return [("counters", _field(name, labels), amount)] if amount else []
+
+
+def _observed(name: str, seconds: float, **labels: str) -> list[tuple[str, str, float]]:
     assert METRICS[name].kind == "histogram", name
     index = bisect.bisect_left(LATENCY_BUCKETS, seconds)
     bucket = str(LATENCY_BUCKETS[index]) if index < len(LATENCY_BUCKETS) else "+Inf"
-    store().add(
-        [
-            ("buckets", _field(name, {**labels, "le": bucket}), 1),
-            ("sums", _field(name, labels), seconds),
-        ]
-    )
+    return [
+        ("buckets", _field(name, {**labels, "le": bucket}), 1),
+        ("sums", _field(name, labels), seconds),
+    ]
 
 
 def set_gauge(name: str, value: float, **labels: str) -> None:
@@ -194,14 +200,16 @@ def set_gauge(name: str, value: float, **labels: str) -> None:
 # -- the hooks, one call where each thing happens --------------------------------------
 def moves_processed(report, pending) -> None:
     """After the processor committed: what it applied and refused, and how long each
-    person's move waited since its submission."""
-    inc("moves_applied_total", report.applied)
+    person's move waited since its submission (one round trip to the store)."""
     late = sum(1 for move in pending if move.status != "applied")
-    inc("moves_rejected_total", late, reason="processor")
+    changes = _counted("moves_applied_total", report.applied)
+    changes += _counted("moves_rejected_total", late, reason="processor")
     for move in pending:
         if move.status == "applied" and move.processed_at and move.created_at:
             seconds = (move.processed_at - move.created_at).total_seconds()
-            observe("move_latency_seconds", max(seconds, 0.0))
+            changes += _observed("move_latency_seconds", max(seconds, 0.0))
+    if changes:
+        store().add(changes)
 
 
 def counts_refusals(submit):

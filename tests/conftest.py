@@ -16,6 +16,17 @@ def own_metrics_file(settings, tmp_path):
     metrics.reset_store()
 
 
+@pytest.fixture(autouse=True)
+def not_a_worker():
+    """A test starts in a process that is not a Celery worker: an in-process worker of an
+    earlier test (``tests.workers.worker_in_this_process``) marks the process as one where
+    waiting for a result would block, and on a loaded machine a pool thread it left may
+    set that mark again after the worker stopped."""
+    from celery.result import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
+
+
 @pytest.fixture
 def redis_url() -> str:
     """The Redis URL of the running service (skips outside CI when there is none)."""

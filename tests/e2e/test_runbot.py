@@ -1,23 +1,20 @@
-"""``manage.py runbot`` end to end: the real command, as a subprocess, long-polling a small
-Bot API server on loopback written here; the server serves getUpdates with a /start and a
-/new, records every call the bot makes, and the bot is then stopped."""
+"""``manage.py runbot`` end to end: the real command, as a subprocess, long-polling the
+tests' Bot API on loopback (``tests.bot.telegram_http``); it serves getUpdates with a /start
+and a /new, records every call the bot makes, and the bot is then stopped."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import signal
 import subprocess
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs
 
 import pytest
 
+from tests.bot.telegram_http import BotApiServer
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,96 +44,18 @@ def updates() -> list[dict]:
     return [message(1, private, "/start"), message(2, group, "/new felix")]
 
 
-class FakeBotApi(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self):
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.calls: list[tuple[str, dict]] = []
-        self.lock = threading.Lock()
-        self.pending = updates()
-        self.ids = itertools.count(100)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/bot"
-
-    def methods(self) -> list[str]:
-        with self.lock:
-            return [m for m, _ in self.calls]
-
-    def sent(self, chat_id: int) -> list[dict]:
-        with self.lock:
-            return [p for m, p in self.calls if m == "sendMessage" and int(p["chat_id"]) == chat_id]
-
-
-class Handler(BaseHTTPRequestHandler):
-    server: FakeBotApi
-
-    def log_message(self, *args):
-        pass
-
-    def do_POST(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length).decode()
-        if self.headers.get("Content-Type", "").startswith("application/json"):
-            params = json.loads(body or "{}")
-        else:
-            params = {k: v[0] for k, v in parse_qs(body).items()}
-        token, _, method = self.path.removeprefix("/bot").partition("/")
-        if token != TOKEN:
-            return self.reply(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
-        with self.server.lock:
-            self.server.calls.append((method, params))
-        self.reply(200, {"ok": True, "result": self.result(method, params)})
-
-    def result(self, method: str, params: dict):
-        if method == "getMe":
-            return {
-                "id": 4242,
-                "is_bot": True,
-                "first_name": "catclub",
-                "username": "catclub_e2e_bot",
-            }
-        if method == "getUpdates":
-            offset = int(params.get("offset") or 0)
-            with self.server.lock:
-                due = [u for u in self.server.pending if u["update_id"] >= offset]
-            if not due:
-                time.sleep(min(float(params.get("timeout") or 0), 0.5))
-            return due
-        if method in ("sendMessage", "editMessageText"):
-            chat_id = int(params["chat_id"])
-            chat = {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"}
-            markup = params.get("reply_markup")
-            message = {
-                "message_id": next(self.server.ids),
-                "date": int(time.time()),
-                "chat": chat,
-                "text": params.get("text", ""),
-            }
-            if markup:
-                message["reply_markup"] = json.loads(markup) if isinstance(markup, str) else markup
-            return message
-        return True
-
-    def reply(self, status: int, payload: dict):
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+def sent(server: BotApiServer, chat_id: int) -> list[dict]:
+    return [c.params for c in server.calls("sendMessage") if int(c.params["chat_id"]) == chat_id]
 
 
 @pytest.fixture
 def bot_api():
-    server = FakeBotApi()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = BotApiServer(TOKEN).start()
+    for update in updates():
+        server.push_update(update)
+    server.recorder.started.add(ANNA)  # her /start opens the private chat
     yield server
-    server.shutdown()
-    server.server_close()
+    server.stop()
 
 
 def test_runbot_polls_updates_answers_and_stops(bot_api, tmp_path):
@@ -163,21 +82,20 @@ def test_runbot_polls_updates_answers_and_stops(bot_api, tmp_path):
         text=True,
     )
     try:
-        wait_until(lambda: bot_api.sent(GROUP), 60, what="the lobby message in the group")
+        wait_until(lambda: sent(bot_api, GROUP), 60, what="the lobby message in the group")
     finally:
         bot.send_signal(signal.SIGINT)
         output, _ = bot.communicate(timeout=30)
     assert bot.returncode == 0, output
 
-    methods = bot_api.methods()
-    assert methods[0] == "getMe"
-    assert "getUpdates" in methods
-    languages = {p.get("language_code") for m, p in bot_api.calls if m == "setMyCommands"}
+    assert bot_api.calls()[0].method == "getMe"
+    assert bot_api.polls and not bot_api.unconfirmed()
+    languages = {c.params.get("language_code") for c in bot_api.calls("setMyCommands")}
     assert languages == {None, "en", "it", "pt"}
 
-    welcome = bot_api.sent(ANNA)
+    welcome = sent(bot_api, ANNA)
     assert welcome and "Ciao Anna" in welcome[0]["text"]
-    lobby = bot_api.sent(GROUP)[0]
+    lobby = sent(bot_api, GROUP)[0]
     assert "Felix" in lobby["text"]
     markup = lobby["reply_markup"]
     markup = json.loads(markup) if isinstance(markup, str) else markup

@@ -1,18 +1,14 @@
 """A chat whose Telegram messages cannot be delivered (Telegram answers slowly, then with
 429 Too Many Requests) must not hold up the games of other chats: their moves are applied
 as quickly as ever. Proven against real PostgreSQL, Redis and Celery worker processes
-started as production starts them (one per queue the settings route tasks to), with a
-fake Bot API over HTTP that the workers' bot talks to."""
+started as production starts them (one per queue the settings route tasks to), with the
+tests' Bot API over HTTP (``tests.bot.telegram_http``) that the workers' bot talks to."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import random
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs
 
 import pytest
 
@@ -21,6 +17,7 @@ from games import catalog
 from games.computers import act
 from games.play import services
 from games.play.models import Game, Move, MoveStatus
+from tests.bot.telegram_http import BotApiServer, too_many_requests
 from tests.factories import PlayerFactory
 from tests.waiting import wait_until
 from tests.workers import WorkerProcess
@@ -36,80 +33,28 @@ RETRY_AFTER = 10
 BOUND_SECONDS = 4.0
 
 
-class FakeBotApi(ThreadingHTTPServer):
-    """The Bot API: answers at once, except for ``stormy`` chats."""
-
-    daemon_threads = True
+class StormyBotApi(BotApiServer):
+    """The tests' Bot API: answers at once, except for ``stormy`` chats."""
 
     def __init__(self):
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.lock = threading.Lock()
-        self.calls: list[int] = []  # the chat of every call, in order
+        super().__init__(TOKEN)
         self.stormy: set[int] = set()
-        self.next_id = 100
 
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/bot"
+    def call(self, method: str, params: dict, context) -> tuple[int, dict]:
+        if int(params.get("chat_id") or 0) in self.stormy:
+            time.sleep(SLOW_SECONDS)
+            return self.record(method, params, context, too_many_requests(RETRY_AFTER))
+        return super().call(method, params, context)
 
     def calls_to(self, chat_id: int) -> int:
-        with self.lock:
-            return self.calls.count(chat_id)
-
-
-class Handler(BaseHTTPRequestHandler):
-    server: FakeBotApi
-
-    def log_message(self, *args):
-        pass
-
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
-        if self.headers.get("Content-Type", "").startswith("application/json"):
-            params = json.loads(body or "{}")
-        else:
-            params = {k: v[0] for k, v in parse_qs(body).items()}
-        method = self.path.rpartition("/")[2]
-        chat_id = int(params.get("chat_id") or 0)
-        with self.server.lock:
-            self.server.calls.append(chat_id)
-            stormy = chat_id in self.server.stormy
-            self.server.next_id += 1
-            message_id = self.server.next_id
-        if stormy:
-            time.sleep(SLOW_SECONDS)
-            return self.reply(
-                429,
-                {
-                    "ok": False,
-                    "error_code": 429,
-                    "description": f"Too Many Requests: retry after {RETRY_AFTER}",
-                    "parameters": {"retry_after": RETRY_AFTER},
-                },
-            )
-        result: object = True
-        if method in ("sendMessage", "editMessageText"):
-            chat = {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"}
-            result = {"message_id": message_id, "date": int(time.time()), "chat": chat}
-        self.reply(200, {"ok": True, "result": result})
-
-    def reply(self, status: int, payload: dict):
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        return sum(1 for c in self.calls() if int(c.params.get("chat_id") or 0) == chat_id)
 
 
 @pytest.fixture
 def bot_api():
-    server = FakeBotApi()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = StormyBotApi().start()
     yield server
-    server.shutdown()
-    server.server_close()
+    server.stop()
 
 
 @pytest.fixture
@@ -138,9 +83,10 @@ def workers(postgres, redis_url, transactional_db, tmp_path, settings, bot_api):
         app.conf.task_always_eager = True
 
 
-def started_game(chat_id: int, game_type: str = "felix", humans: int = 3):
+def started_game(bot_api: StormyBotApi, chat_id: int, humans: int = 3):
     players = [PlayerFactory() for _ in range(humans)]
-    game = services.create_lobby(chat_id, game_type, players[0])
+    bot_api.recorder.started.update(p.telegram_id for p in players)
+    game = services.create_lobby(chat_id, "felix", players[0])
     for player in players[1:]:
         services.join(game, player)
     services.start(game, players[0])
@@ -181,12 +127,12 @@ def play_one_round(game_id: int, players: dict, rng: random.Random, round_no: in
 def test_a_sync_storm_in_one_chat_does_not_delay_moves_in_another(workers, bot_api):
     rng = random.Random(7)
     calm_chat, stormy_chat = -random.randrange(10**9), -random.randrange(10**9) - 10**9
-    calm, calm_players = started_game(calm_chat)
+    calm, calm_players = started_game(bot_api, calm_chat)
     wait_until(lambda: bot_api.calls_to(calm_chat), timeout=30, what="the calm chat's table")
     play_one_round(calm.pk, calm_players, rng, 0)  # warm: the workers are up and serving
 
     bot_api.stormy.add(stormy_chat)
-    stormy, stormy_players = started_game(stormy_chat)
+    stormy, stormy_players = started_game(bot_api, stormy_chat)
     wait_until(lambda: bot_api.calls_to(stormy_chat), timeout=30, what="the storm under way")
     # The stormy chat keeps changing too: each change asks for another sync.
     submit_round(stormy.pk, stormy_players, rng, "storm")
