@@ -1,7 +1,8 @@
 """What staff may see of an open game in the admin.
 
 While a game is open (a lobby, or running) its seed rebuilds every hand and the whole deck
-order, its options may deal the cards, its state holds every hand, and its move log holds
+order, its options may deal the cards, its state holds every hand (and its legal actions
+name the cards each waiting seat may play), and its move log holds
 face-down cards (a Felix ``place:<card>``, a Smoking Cat ``pass:<cards>``), private events
 and rejection reasons that name a seat's cards or mice. Only staff with
 ``games.view_secrets`` (superusers have it) see those; everyone else sees what a spectator
@@ -24,8 +25,10 @@ PERMISSION = "games.view_secrets"
 HIDDEN = _("hidden while the game is open")
 
 # Fields (and path parts of lookups) that carry a game's secrets: the game's seed, state,
-# options and result; a move's action, events and rejection reason.
-SECRET_FIELDS = frozenset({"seed", "state", "options", "result", "action", "events", "reason"})
+# legal actions, options and result; a move's action, events and rejection reason.
+SECRET_FIELDS = frozenset(
+    {"seed", "state", "legal", "options", "result", "action", "events", "reason"}
+)
 
 
 def may_see_secrets(user) -> bool:
