@@ -101,18 +101,15 @@ def _private_chat(update: Update) -> bool:
 def _move(user, data: callbacks.Data, query_id: str) -> Reply:
     player = player_for(user)
     with translation.override(player.language):
-        game = Game.objects.filter(pk=data.game_id).only("game_type").first()
-        if game is None:
-            return Reply(_("This game no longer exists."))
         tap = cachekeys.key("tap", data.game_id, player.pk, data.version)
         if not cache.add(tap, query_id, timeout=TAP_TTL):
             return Reply(_("Got it already — one moment."))
         try:
-            services.submit_move(data.game_id, player, data.arg, query_id, data.version)
+            move = services.submit_move(data.game_id, player, data.arg, query_id, data.version)
         except GameError as exc:
             cache.delete(tap)
             return Reply(str(exc))
-        return Reply(renderer(game.game_type).toast(data.arg, None))
+        return Reply(renderer(move.game.game_type).toast(data.arg, None))
 
 
 async def move(update: Update, context, data: callbacks.Data) -> Reply:

@@ -33,6 +33,11 @@ class WrongGame(GameError):
     message = _("This button belongs to another game.")
 
 
+class GameGone(GameError):
+    code = "game_gone"
+    message = _("This game no longer exists.")
+
+
 class UnknownGameType(GameError):
     code = "unknown_game_type"
     message = _("There is no such game.")

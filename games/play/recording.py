@@ -58,13 +58,15 @@ def _statement() -> str:
     columns = [column(move, f) for f in ("game", "seat", *GIVEN)]
     values = ["s.game_id", "s.number", *["%s"] * len(GIVEN)]
     return (
-        f"INSERT INTO {move.db_table} ({', '.join(columns)})"
+        f"WITH new AS (INSERT INTO {move.db_table} ({', '.join(columns)})"
         f" SELECT {', '.join(values)}"
         f" FROM {seat.db_table} s JOIN {game.db_table} g ON g.id = s.game_id"
         f" WHERE s.game_id = %s AND s.player_id = %s AND NOT s.replaced_by_computer"
         f" AND g.status = %s AND (g.{column(game, 'legal')} -> s.number::text) ? %s"
         f" ON CONFLICT DO NOTHING"
-        f" RETURNING id, seat"
+        f" RETURNING id, {column(move, 'seat')}, {column(move, 'game')})"
+        f" SELECT new.id, new.{column(move, 'seat')}, g.{column(game, 'game_type')}"
+        f" FROM new JOIN {game.db_table} g ON g.id = new.{column(move, 'game')}"
     )
 
 
@@ -94,5 +96,7 @@ def record_if_legal(
         row = cursor.fetchone()
     if row is None:
         return None
-    move.pk, move.seat = row
+    move.pk, move.seat, game_type = row
+    # The game as far as this statement read it; its other fields load when first read.
+    move.game = Game.from_db(connection.alias, ["id", "game_type"], [game_id, game_type])
     return move

@@ -300,7 +300,8 @@ def submit_move(
 
     The same ``key`` (the Telegram update or callback query id) delivered twice returns
     the first move and records nothing. A move that cannot be legal now is refused at once
-    with the reason, so the player gets an answer without waiting for the worker.
+    with the reason, so the player gets an answer without waiting for the worker. The
+    move's ``game`` comes with its ``game_type`` (for the answer's wording) at no cost.
     """
     check_not_banned(player)
     key = key[:64]
@@ -327,7 +328,7 @@ def _record_checked(
     )
     if seat is None:
         if not Game.objects.filter(pk=game_id).exists():
-            raise errors.WrongGame()
+            raise errors.GameGone()
         raise errors.NotSeated()
     game = seat.game
     if game.status == GameStatus.LOBBY:
@@ -350,7 +351,7 @@ def _record_checked(
     try:
         with savepoint:
             move = Move.objects.create(
-                game_id=game_id,
+                game=game,
                 key=key,
                 seat=seat.number,
                 action=action,

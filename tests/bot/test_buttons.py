@@ -1,9 +1,11 @@
 """Taps that must change nothing: stale, malformed, out of turn, by a stranger or a banned
 player; and private menus that must never open in a group."""
 
+from django.db.backends.utils import CursorWrapper
 from django.utils import timezone
 
 from bot import callbacks
+from games.play import services
 from games.play.models import Move, Player
 from tests.bot.play import Table
 
@@ -116,3 +118,27 @@ def test_a_tap_is_answered_before_its_message_is_edited(telegram, recorder):
     anna.tap(recorder.last(anna.id), data="L:it")
     methods = [c.method for c in recorder.calls]
     assert methods.index("answerCallbackQuery") < methods.index("editMessageText"), methods
+
+
+def test_a_move_tap_costs_two_queries_the_player_and_the_move(
+    telegram, recorder, monkeypatch, postgres
+):
+    """Issue 16: the tap reads its player and records the move in one statement, which
+    checks it against the table (the game's step is not the tap's: it runs after)."""
+    table, anna, *_ = felix(telegram, recorder)
+    message = table.private(anna)
+    data = message.buttons[0]["callback_data"]
+    monkeypatch.setattr(services, "enqueue", lambda game_id: None)
+    statements = []
+    execute = CursorWrapper.execute
+
+    def counted(self, sql, params=None):
+        statements.append(sql)
+        return execute(self, sql, params)
+
+    monkeypatch.setattr(CursorWrapper, "execute", counted)
+    query = telegram.tap(anna, message, data)
+    monkeypatch.setattr(CursorWrapper, "execute", execute)
+    assert moves() == 1
+    assert telegram.toast(query)  # the move's own answer
+    assert len(statements) == 2, "\n".join(s[:120] for s in statements)

@@ -153,7 +153,7 @@ def test_out_of_turn_stale_and_unknown_moves_are_refused(lobby, run_on_commit):
     stranger = PlayerFactory()
     with pytest.raises(errors.NotSeated):
         services.submit_move(game.pk, stranger, "throw", "u3")
-    with pytest.raises(errors.WrongGame):
+    with pytest.raises(errors.GameGone):
         services.submit_move(999_999, anna, "throw", "u4")
     assert Move.objects.count() == before
 
