@@ -59,9 +59,6 @@ METRICS = {
     "syncs_coalesced_total": Metric(
         "counter", "Requests to sync a game's messages that rode on a sync already queued."
     ),
-    "steps_coalesced_total": Metric(
-        "counter", "Moves whose game step rode on one already queued (not yet started)."
-    ),
     "tap_answer_seconds": Metric(
         "histogram", "A button tap, from the update's arrival to its answer (count: taps)."
     ),

@@ -14,10 +14,9 @@ import logging
 from celery import shared_task
 from celery.signals import worker_init
 from django.conf import settings
-from django.core.cache import caches
 from django.utils import timezone
 
-from games import catalog, metrics
+from games import catalog
 from games.play import finish, processing
 from games.play.models import Game, GameStatus, Move, MoveStatus
 
@@ -30,21 +29,8 @@ def ping(payload: str = "pong") -> str:
     return payload
 
 
-# How long the mark of a queued step stands if the step never starts (a lost task: the
-# sweep finds its moves anyway, PENDING_MOVE_GRACE after their submission).
-QUEUED_TTL = 10
-
-
-def _queued_key(game_id: int) -> str:
-    # Named after the queue (a test run has its own), as the step waits in it.
-    return f"{settings.GAMES_QUEUE}:step-queued:{game_id}"
-
-
 @shared_task(name="games.tasks.process_game", acks_late=True)
 def process_game(game_id: int, timeout_version: int | None = None) -> int | None:
-    # Before the lock, so that a move submitted from now on queues a step of its own: this
-    # one may take its snapshot too early to see it.
-    _forget_queued(game_id)
     report = processing.process(game_id, timeout_version=timeout_version)
     return report.version if report else None
 
@@ -95,38 +81,9 @@ def schedule(task, *args) -> None:
 
 
 def enqueue(game_id: int) -> None:
-    """Queue the game's processor for a new move. A broker that is down loses nothing: the
-    moves wait in the database and the periodic sweep queues them again.
-
-    A step already queued and not yet started will see the move (it reads the pending
-    moves when it starts), so a second one is not queued: at a table where several people
-    act at once, one step applies what they sent meanwhile, and no step runs only to find
-    that another took its moves."""
-    if _mark_queued(game_id):
-        schedule(process_game, game_id)
-    else:
-        metrics.inc("steps_coalesced_total")
-
-
-def _mark_queued(game_id: int) -> bool:
-    """Mark the game's step as queued; False if one already was. Tasks run in-process
-    (the embedded default) start at once, so there nothing is marked."""
-    if process_game.app.conf.task_always_eager:
-        return True
-    try:
-        return caches["shared"].add(_queued_key(game_id), 1, timeout=QUEUED_TTL)
-    except Exception:  # a cache that fails must not cost the move its step
-        log.warning("could not mark game %s queued", game_id, exc_info=True)
-        return True
-
-
-def _forget_queued(game_id: int) -> None:
-    if process_game.app.conf.task_always_eager:
-        return
-    try:
-        caches["shared"].delete(_queued_key(game_id))
-    except Exception:  # the mark then lapses by itself (QUEUED_TTL)
-        log.warning("could not clear game %s queued", game_id, exc_info=True)
+    """Queue the game's processor. A broker that is down loses nothing: the moves wait in
+    the database and the periodic sweep queues them again."""
+    schedule(process_game, game_id)
 
 
 @worker_init.connect

@@ -12,8 +12,6 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-import redis
-from django.conf import settings
 from django.db import close_old_connections, connection, connections
 
 from games import catalog
@@ -260,32 +258,4 @@ def test_full_game_through_the_real_pipeline(live, game_type):
             time.sleep(0.02)
     assert game.status == GameStatus.FINISHED, f"{game_type} did not finish"
     assert game.result["ranks"] and len(game.result["scores"]) == game.seats.count()
-    assert_log_is_consistent(game)
-
-
-def test_moves_sent_while_a_step_waits_in_the_queue_ride_on_it(live, redis_url):
-    """Issue 16: at a table where several people act at once, one queued step applies what
-    they sent meanwhile; no step runs only to find that another took its moves. A step
-    that has started does not swallow a later move: that move queues a step of its own."""
-    client = redis.Redis.from_url(redis_url)
-    game, players = seated_game("felix", humans=3)  # start queued the first step
-    rules = catalog.get("felix").rules
-    state = rules.load(game.state)
-    for i, player in enumerate(players):
-        seat = game.seats.get(player=player).number
-        card = rules.view(state, seat)["hand"][0]
-        services.submit_move(game.pk, player, f"place:{card}", f"q{i}", 0)
-    assert client.llen(settings.GAMES_QUEUE) == 1  # the start's step, still waiting
-    live()
-    wait_until(lambda: no_pending(game), what="the moves applied")
-    assert Move.objects.filter(game=game, status="applied", source="human").count() == 3
-    wait_until(lambda: client.llen(settings.GAMES_QUEUE) == 0, what="the queue drained")
-    # The step ran: the next move is not taken for one already queued.
-    game.refresh_from_db()
-    state = rules.load(game.state)
-    seat = rules.to_act(state)[0]
-    player = game.seats.get(number=seat).player
-    action = rules.legal_actions(state, seat)[0]
-    services.submit_move(game.pk, player, action, "after", game.version)
-    wait_until(lambda: no_pending(game), what="the later move applied")
     assert_log_is_consistent(game)
