@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from games.computers.levels import levels
 from games.computers.search import SearchStrategy
-from games.engines.cats_and_dogs import RULES, animal_total
+from games.engines.cats_and_dogs import RULES, SQUARES, animal_total
 from games.engines.cats_and_dogs_data import ANIMALS, FAVOURITE, SATED, food_deck
 
 DECK = Counter(food_deck())
@@ -208,9 +208,6 @@ class CatsAndDogsHeuristic:
 # candidates' difference, not the noise (arena, 150 games at 50 ms, 2 players: 65% wins
 # without noise against 53% with a tenth of random moves; 6 players: 22.1% against 20.8%).
 PLAYOUT_NOISE = 0.0
-# Each turn a player holding action cards plays one at random with this chance: playouts
-# in which nobody ever meddles teach the search to pile everything on one animal.
-PLAYOUT_CARDS = 0.15
 TARGETS_PER_CARD = 3  # the targets of one action card the search considers (best first)
 
 
@@ -224,15 +221,13 @@ def stake(state, seat: int, a: int) -> float:
 def playout_action(rules, state, seat: int, rng: random.Random) -> str:
     """The heuristic's plan in brief, on the state: mark the best-fed animal, feed the
     drawn card where it helps this seat most, draw more while the pile favours the fed
-    animal's side; now and then a random action card (a cheap stand-in for meddling)."""
+    animal's side; play an action card as the heuristic does (``playout_card``)."""
     phase = state.phase
     if phase == "play":
-        hand = state.hands[seat]
-        if hand and rng.random() < PLAYOUT_CARDS:
-            targets = rules._card_targets(state, seat, rng.choice(hand))
-            if targets:
-                return rng.choice(targets)
-        return "draw"
+        # Everyone, the searching seat too, meddles where it pays: playouts in which
+        # nobody plays a card teach the search to pile everything on one animal, and
+        # cards played at random (a stand-in tried before) misjudge keeping one.
+        return playout_card(state, seat) if state.hands[seat] else "draw"
     if phase == "mark":
         options = rules._markable(state)
         if rng.random() < PLAYOUT_NOISE:
@@ -266,6 +261,144 @@ def playout_action(rules, state, seat: int, rng: random.Random) -> str:
         return "stop"
     expected = sum(POINTS_OF[c][kind] for c in pile) / len(pile)
     return "more" if expected * stake(state, seat, a) > 0 else "stop"
+
+
+# Food card values and kinds, and each animal id's favourite (C17), for the playouts.
+VALUE = {c: int(c[1:]) for c in set(food_deck())}
+LIKES = [FAVOURITE[a.kind] for a in ANIMALS]
+# The heuristic's lead weighs the best opponent by this and the average by the rest.
+LEADER_WEIGHT = 0.6
+
+
+def animal_totals(state) -> list[int]:
+    """C17: every animal's total now."""
+    totals = []
+    for i, cards in zip(state.layout, state.food, strict=True):
+        like, t = LIKES[i], 0
+        for c in cards:
+            t += VALUE[c] if c[0] == like else -VALUE[c]
+        totals.append(t)
+    return totals
+
+
+def seat_weights(state, seat: int, totals: list[int]) -> list[float]:
+    """What one point of each seat's score is worth to ``seat``'s lead: +1 for itself,
+    minus the heuristic's blend of the leading opponent and the average opponent."""
+    n = state.n
+    scores = [0] * n
+    for t, seats in zip(totals, state.markers, strict=True):
+        for s in seats:
+            scores[s] += t
+    leader = max((s for s in range(n) if s != seat), key=lambda s: (scores[s], -s))
+    share = (1 - LEADER_WEIGHT) / (n - 1)
+    weights = [-share] * n
+    weights[leader] -= LEADER_WEIGHT
+    weights[seat] = 1.0
+    return weights
+
+
+def playout_card(state, seat: int) -> str:
+    """The heuristic's choice between feeding and an action card, in brief on the state:
+    the best target of each card in hand by its one-step change of the lead (linear in the
+    animals' totals), played only when it beats the expected gain of a feeding plus the
+    margin for keeping the card (which shrinks as the food runs out); else "draw"."""
+    hand = state.hands[seat]
+    food, markers, layout, pile = state.food, state.markers, state.layout, state.pile
+    likes = [LIKES[i] for i in layout]
+    totals = animal_totals(state)
+    w = seat_weights(state, seat, totals)
+    hungry = [a for a, cards in enumerate(food) if len(cards) < SATED]
+    stake = [0.0] * len(food)
+    for a in hungry:
+        stake[a] = sum(w[s] for s in markers[a])
+    # A feeding: each unseen card goes where it helps most (bones: a dog's stake or the
+    # negative of a cat's; fish the other way round).
+    best_b = max(stake[a] if likes[a] == "b" else -stake[a] for a in hungry)
+    best_f = max(stake[a] if likes[a] == "f" else -stake[a] for a in hungry)
+    if pile:
+        bones = sum(VALUE[c] for c in pile if c[0] == "b")
+        fish = sum(VALUE[c] for c in pile if c[0] == "f")
+        feed = (bones * best_b + fish * best_f) / len(pile)
+    else:
+        feed = 0.0
+    margin = KEEP_MARGIN * min(1.0, len(pile) / 20)
+    best, best_gain = "draw", max(feed + margin, 0.0)
+    for card in set(hand):
+        if card == "helping":
+            if len(pile) >= 2 and 2 * feed > best_gain:
+                best, best_gain = "helping", 2 * feed
+        elif card == "clean":
+            for a in hungry:
+                if food[a] and -totals[a] * stake[a] > best_gain:
+                    best, best_gain = f"clean:{a}", -totals[a] * stake[a]
+        elif card == "snatch":
+            for a in hungry:
+                st, like = stake[a], likes[a]
+                for c in food[a]:
+                    gain = -(VALUE[c] if c[0] == like else -VALUE[c]) * st
+                    if gain > best_gain:
+                        best, best_gain = f"snatch:{a}:{c}", gain
+        elif card == "bowl":
+            for a in hungry:
+                st, like = stake[a], likes[a]
+                for c in food[a]:
+                    v = VALUE[c]
+                    lose = -(v if c[0] == like else -v) * st
+                    for b in hungry:
+                        if b != a:
+                            gain = lose + (v if c[0] == likes[b] else -v) * stake[b]
+                            if gain > best_gain:
+                                best, best_gain = f"bowl:{a}:{c}:{b}", gain
+        elif card == "trade":
+            fed = [a for a in hungry if food[a]]
+            for i, a in enumerate(fed):
+                sa, la = stake[a], likes[a]
+                for b in fed[i + 1 :]:
+                    sb, lb = stake[b], likes[b]
+                    # A card x moving a -> b changes the lead by v(x) * coef(kind of x).
+                    coef = {k: (sb if k == lb else -sb) - (sa if k == la else -sa) for k in "bf"}
+                    c = max(food[a], key=lambda x: VALUE[x] * coef[x[0]])
+                    d = min(food[b], key=lambda x: VALUE[x] * coef[x[0]])
+                    if c != d:
+                        gain = VALUE[c] * coef[c[0]] - VALUE[d] * coef[d[0]]
+                        if gain > best_gain:
+                            best, best_gain = f"trade:{a}:{c}:{b}:{d}", gain
+        elif card == "swap":
+            for i, a in enumerate(hungry):
+                ta, sa = totals[a], stake[a]
+                for b in hungry[i + 1 :]:
+                    tb = totals[b]
+                    # Each takes the other's food, scored by its own taste (C17).
+                    flip = 1 if likes[a] == likes[b] else -1
+                    gain = (flip * tb - ta) * sa + (flip * ta - tb) * stake[b]
+                    if gain > best_gain:
+                        best, best_gain = f"swap:{a}:{b}", gain
+        elif card == "shoo":
+            for a in hungry:
+                for s in set(markers[a]):
+                    gain = -totals[a] * w[s]
+                    if gain > best_gain:
+                        best, best_gain = f"shoo:{a}:{s}", gain
+        elif card == "wander":
+            mine = [a for a in hungry if seat in markers[a]]
+            if mine:
+                roomy = [b for b in hungry if len(markers[b]) < SQUARES[layout[b]]]
+                for a in mine:
+                    for b in roomy:
+                        if b != a and totals[b] - totals[a] > best_gain:
+                            best, best_gain = f"wander:{a}:{b}", totals[b] - totals[a]
+        elif card == "switch":
+            mine = [a for a in hungry if seat in markers[a]]
+            for a in mine:
+                for b in hungry:
+                    if b == a:
+                        continue
+                    for s in set(markers[b]):
+                        if s != seat:
+                            gain = (1 - w[s]) * (totals[b] - totals[a])
+                            if gain > best_gain:
+                                best, best_gain = f"switch:{a}:{b}:{s}", gain
+    return best
 
 
 def game_rollout(rules, state, seat: int, rng: random.Random) -> float:
@@ -325,21 +458,23 @@ def candidates(view: dict, legal: list[str]) -> list[str]:
         trial.play(action)
         by_card.setdefault(head, []).append((trial.lead() - base, -i, action))
     keep = {a for a in legal if a in ("draw", "helping")}
-    # Playouts never play action cards, so they cannot see what keeping one is worth:
-    # a card is only searched when its gain beats the heuristic's margin for keeping it.
-    margin = KEEP_MARGIN * min(1.0, view["food_left"] / 20)
+    # The playouts play cards as the heuristic does, so they see what keeping one is
+    # worth: any target that gains at all is searched, not only those that beat the
+    # heuristic's margin for keeping the card (arena, 300 games at 50 ms, 4 players:
+    # 33.8% wins against 32.3% with the margin, within the noise).
     for options in by_card.values():
         best = sorted(options, reverse=True)[:TARGETS_PER_CARD]
-        keep.update(a for gain, _, a in best if gain > margin)
+        keep.update(a for gain, _, a in best if gain > 0)
     return [a for a in legal if a in keep]
 
 
-# The hard player's playouts per decision, a count so that the move depends only on the
-# seed (see search.py). Measured p50 of one core: about 80 ms at 2 players, 0.13 s at 4,
-# 0.2 s at 6, where the longest decisions (p95) still reach the 0.5 s cap: the next step
-# is a count per table size. 2,400 playouts reached the cap at 4 players already (p50
-# 0.46 s), and then the clock, not the seed, decides where the search stops.
-ITERATIONS = 800
+# The hard player's playouts per decision, a count per table size so that the move
+# depends only on the seed (see search.py): a playout is longer with more players, and
+# the longest decisions (p95) must end before the 0.5 s cap, where the clock and not the
+# seed would decide. Measured on one core with the card-playing playouts: 800 at 2
+# players p50 0.13 s, p95 0.35 s; 400 at 4 players p50 0.15 s, p95 0.40 s; 250 at 6
+# players p50 0.18 s, p95 0.41 s (400 at 6 players reached the cap at p95).
+ITERATIONS = {2: 800, 3: 600, 4: 400, 5: 300, 6: 250}
 # The heuristic's move stands unless the search finds better by this many standard errors:
 # the playouts model the table too roughly to overrule it on a hunch.
 TRUST = 1.5

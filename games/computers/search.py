@@ -9,13 +9,14 @@ over the information set: one decision, averaged over samples, which avoids the 
 fusion of a tree per sample (a tree would let the seat's later moves "know" the sample).
 
 Time and determinism: the search stops after ``iterations`` playouts (whole rounds, at
-least one) or when ``budget`` seconds have passed, whichever comes first, and never
-later than ``HARD_LIMIT`` (a round cut short by the clock is dropped, so a worker is held
-at most one playout past it). The "hard" players ship with an iteration budget sized to
-take about 0.3 s on one free core and the 0.5 s budget as a cap: on a machine that is not
-overloaded the choice depends only on the rng's seed (the game processor seeds it from
-the game and its version, so a rerun picks the same move), and a slow machine loses
-strength, never time. With ``iterations`` None the search is purely time-budgeted: that
+least one; the count may be given per table size) or when ``budget`` seconds have
+passed, whichever comes first, and never later than ``HARD_LIMIT`` (a round cut short
+by the clock is dropped, so a worker is held at most one playout past it). The "hard"
+players ship with an iteration budget sized to take about 0.3 s on one free core and the
+0.5 s budget as a cap: on a machine that is not overloaded the choice depends only on
+the rng's seed (the game processor seeds it from the game and its version, so a rerun
+picks the same move), and a slow machine loses strength, never time. With
+``iterations`` None the search is purely time-budgeted: that
 is what the arena measures strength against ("50 ms per decision").
 """
 
@@ -58,7 +59,7 @@ class SearchStrategy:
         rules,
         *,
         budget: float = DEFAULT_BUDGET,
-        iterations: int | None = None,
+        iterations: int | dict[int, int] | None = None,
         rollout: Rollout = random_rollout,
         candidates: Candidates | None = None,
         belief: Belief | None = None,
@@ -84,10 +85,20 @@ class SearchStrategy:
         self.clock = clock
         self.last_iterations = 0  # how many the last decision ran (for the arena)
 
+    def playouts(self, view: dict) -> float:
+        """The playouts one decision may run: ``iterations`` is a count, or a count per
+        table size (keyed by the view's ``n_players``), or None for no count (the clock
+        alone stops the search)."""
+        if self.iterations is None:
+            return math.inf
+        if isinstance(self.iterations, dict):
+            return self.iterations[view["n_players"]]
+        return self.iterations
+
     def with_budget(
         self,
         budget: float,
-        iterations: int | None = None,
+        iterations: int | dict[int, int] | None = None,
         clock: Callable[[], float] | None = None,
     ) -> SearchStrategy:
         """The same player with another budget (and, if given, another clock)."""
@@ -128,7 +139,7 @@ class SearchStrategy:
             pick = self.fallback.choose(view, legal, random.Random(0))
             prior = arms.index(pick) if pick in arms else None
         squares = [0.0] * k  # sums of squared differences to the prior's playout
-        limit = self.iterations if self.iterations is not None else math.inf
+        limit = self.playouts(view)
         now = self.clock
         deadline = now() + min(self.budget, HARD_LIMIT)
         done = rounds = 0

@@ -6,8 +6,8 @@ import random
 
 from bench.arena import play
 from games.computers import RandomStrategy, act
-from games.computers.cats_and_dogs import STRATEGIES
-from games.engines.cats_and_dogs import RULES
+from games.computers.cats_and_dogs import STRATEGIES, playout_action, playout_card
+from games.engines.cats_and_dogs import CARD_NAMES, RULES
 from games.engines.cats_and_dogs_data import ANIMALS
 
 R = RULES
@@ -99,3 +99,67 @@ def test_heuristic_beats_random():
         players[i % 4] = HEURISTIC
         wins += play(R, 4, 50_000 + i, players)["ranks"][i % 4] == 1
     assert wins / games > 0.6  # random wins about a quarter of four-player games
+
+
+# -- the search player's playouts -------------------------------------------------------
+
+
+def played(state, seat: int = 0) -> str:
+    """The playout policy's move for ``seat`` once its marker is placed."""
+    R.apply(state, seat, "mark:3")
+    return playout_card(state, seat)
+
+
+def test_playout_cards_are_always_legal_C14():
+    """C14: a card in a playout is played only on a legal target (every card type comes
+    up over these games), and every game ends (I4)."""
+    seen = set()
+    for n in range(2, 7):
+        for seed in range(12):
+            state = R.setup(n, seed)
+            rng = random.Random(seed)
+            while seats := R.to_act(state):
+                seat = seats[0]
+                action = playout_action(R, state, seat, rng)
+                if state.phase == "play":
+                    assert action in R.legal_actions(state, seat)
+                    seen.add(action.split(":")[0])
+                R.apply(state, seat, action)
+    assert seen == {"draw", *CARD_NAMES}
+
+
+def test_playout_cleans_a_bowl_that_hurts_it_C20h():
+    state = game(
+        plates=[[], ["b5", "b6"], [], []], markers=[[], [0], [], []], hands=[["clean"], []]
+    )
+    assert played(state) == f"clean:{CLARENCE}"
+
+
+def test_playout_shoos_a_rival_off_a_good_animal_C20a():
+    state = game(plates=[["b5", "b6"], [], [], []], markers=[[1], [], [], []], hands=[["shoo"], []])
+    assert played(state) == f"shoo:{MAX}:1"
+
+
+def test_playout_trades_a_bad_bite_for_a_good_one_C20f():
+    """Our Clarence (a cat) holds a bone and Max (a dog nobody holds) a fish: swapping
+    the two cards turns Clarence's -6 into +6."""
+    plates = [["f6"], ["b6"], [], []]
+    state = game(plates=plates, markers=[[], [0], [], [1]], hands=[["trade"], []])
+    assert played(state) == f"trade:{MAX}:f6:{CLARENCE}:b6"
+
+
+def test_playout_keeps_a_card_that_gains_less_than_a_feeding_and_the_margin():
+    state = game(plates=[[], ["b2"], [], []], markers=[[], [0], [], []], hands=[["clean"], []])
+    assert played(state) == "draw"
+
+
+def test_playout_spends_a_card_freely_when_the_food_runs_out_C16():
+    """The same small gain is worth the card when the last food card is in the pile:
+    C16, the game then ends and a kept card is wasted."""
+    state = game(
+        plates=[[], ["b2"], [], []],
+        markers=[[], [0], [], []],
+        hands=[["clean"], []],
+        food=["f1"],
+    )
+    assert played(state) == f"clean:{CLARENCE}"

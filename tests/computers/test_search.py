@@ -80,6 +80,22 @@ def test_search_is_deterministic_for_a_seed_with_an_iteration_budget(name):
     assert hard.last_iterations <= 30
 
 
+def test_search_runs_the_iteration_count_of_its_table_size():
+    """An iteration budget given per table size: a 4-player table runs its own count (in
+    whole rounds of the candidates), whatever the other sizes get."""
+    hard = strategies("games.computers.cats_and_dogs")["hard"]
+    assert isinstance(hard.iterations, dict) and set(hard.iterations) == set(range(2, 7))
+    state, events, seat = position(CATS_AND_DOGS, 4, 4, 6)
+    view, legal = CATS_AND_DOGS.view(state, seat), CATS_AND_DOGS.legal_actions(state, seat)
+    history = observations(events, seat)
+    for count in (12, 40):
+        search = hard.with_budget(HARD_LIMIT, iterations={2: 400, 4: count, 6: 400})
+        search.choose(view, legal, random.Random(3), history)
+        arms = len(search.candidates(view, legal))
+        assert arms > 1
+        assert search.last_iterations == count // arms * arms
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_search_keeps_its_time_budget_and_the_hard_limit(name):
     rules, n, module = GAMES[name]
