@@ -471,9 +471,10 @@ def candidates(view: dict, legal: list[str]) -> list[str]:
 # The hard player's playouts per decision, a count per table size so that the move
 # depends only on the seed (see search.py): a playout is longer with more players, and
 # the longest decisions (p95) must end before the 0.5 s cap, where the clock and not the
-# seed would decide. Measured on one core with the card-playing playouts: 800 at 2
-# players p50 0.13 s, p95 0.35 s; 400 at 4 players p50 0.15 s, p95 0.40 s; 250 at 6
-# players p50 0.18 s, p95 0.41 s (400 at 6 players reached the cap at p95).
+# seed would decide. Arena, 100 games per size, CPU time of one core: 800 at 2 players
+# p50 0.16 s, p95 0.38 s; 400 at 4 players p50 0.20 s, p95 0.44 s; 250 at 6 players p50
+# 0.19 s, p95 0.44 s (the longest of 2,346 decisions reached the cap). 400 at 6 players
+# reached the cap at p95.
 ITERATIONS = {2: 800, 3: 600, 4: 400, 5: 300, 6: 250}
 # The heuristic's move stands unless the search finds better by this many standard errors:
 # the playouts model the table too roughly to overrule it on a hunch.
