@@ -225,7 +225,7 @@ def new_game(index: int, humans: int) -> tuple[int, dict[int, Player]]:
     for p in people[1:]:
         services.join(game, p)
     for _ in range(size - humans):
-        services.add_computer(game)
+        services.add_computer(game, by=people[0])
     services.start(game, people[0])
     seats = {s.number: s.player for s in game.seats.select_related("player") if s.player}
     return game.pk, seats

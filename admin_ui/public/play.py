@@ -2,7 +2,11 @@
 which is also the Telegram Mini App.
 
 Who is playing comes from the server only: a browser player from the session, a Telegram
-user from ``initData`` validated on every request that acts (``miniapp``). A move goes
+user from ``initData`` validated on every request that acts (``miniapp``), or from the
+session the Mini App signed in, until ``MINIAPP_MAX_AGE`` after Telegram signed that
+``initData``. Every action names its actor to the services, which refuse nobody (``None``);
+a browser table is joined with its invite link, its address alone lets a visitor watch.
+The session's key changes whenever a player is bound to it (no fixation). A move goes
 through the same service as the bot's (``games.play.services.submit_move``: same
 idempotency, same refusals). The page follows the game by long polling on a change token:
 each ``state`` request waits, up to ``TABLE_WAIT_SECONDS``, for the table to change.
@@ -12,9 +16,10 @@ from __future__ import annotations
 
 import time
 import uuid
+from urllib.parse import urlencode
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from django.db.models import Count
 from django.http import Http404, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect, render
@@ -33,23 +38,58 @@ from . import miniapp
 from .tables import change_token, table_context
 
 SESSION_KEY = "catclub_player"
+# When Telegram signed the ``initData`` the Mini App signed in with (its ``auth_date``).
+SESSION_AUTH_DATE = "catclub_auth_date"
 POLL_SECONDS = 0.1
 MAX_COMPUTERS = 5
+# What a visitor who is not the table's actor gets: who acts is refused before anything
+# changes (games.play.services), and the page says why.
+REFUSALS = (errors.NotAllowed, errors.InviteRequired, errors.TelegramLobby)
+
+
+class SignInExpired(miniapp.InvalidInitData):
+    """The session's Telegram player signed in longer than ``MINIAPP_MAX_AGE`` ago."""
 
 
 # -- who is playing ---------------------------------------------------------------------
-def session_player(request) -> Player | None:
+def _bound_player(request) -> Player | None:
+    """The session's player. A Telegram player only while the Mini App sign-in that put
+    them there is fresh: then ``SignInExpired``."""
     pk = request.session.get(SESSION_KEY)
-    return Player.objects.filter(pk=pk).first() if pk else None
+    player = Player.objects.filter(pk=pk).first() if pk else None
+    if player is not None and player.in_telegram:
+        signed = request.session.get(SESSION_AUTH_DATE)
+        if not isinstance(signed, int) or time.time() - signed > settings.MINIAPP_MAX_AGE:
+            raise SignInExpired("expired in the session")
+    return player
+
+
+def session_player(request) -> Player | None:
+    """The session's player, for a page: nobody once a Telegram sign-in expired."""
+    try:
+        return _bound_player(request)
+    except SignInExpired:
+        return None
+
+
+def bind(request, player: Player, auth_date: int | None = None) -> None:
+    """The session now belongs to ``player`` (a Telegram one with the ``auth_date`` of its
+    sign-in): under a new key, so that a key planted before can take nothing over."""
+    request.session.cycle_key()
+    request.session[SESSION_KEY] = player.pk
+    if auth_date is None:
+        request.session.pop(SESSION_AUTH_DATE, None)
+    else:
+        request.session[SESSION_AUTH_DATE] = auth_date
 
 
 def acting_player(request) -> Player | None:
     """The player a request acts for. A Mini App request carries Telegram's ``initData``
     (checked every time: a forged or expired one is refused); a browser's comes from its
-    session."""
+    session (a Telegram sign-in there expires as ``initData`` does)."""
     raw = request.headers.get("X-Telegram-Init-Data")
     if raw is None:
-        return session_player(request)
+        return _bound_player(request)
     data = miniapp.validate(raw, settings.TELEGRAM_BOT_TOKEN, settings.MINIAPP_MAX_AGE)
     user = data.user
     return services.player_from_telegram(
@@ -60,6 +100,10 @@ def acting_player(request) -> Player | None:
 def _player_or_403(request):
     try:
         return acting_player(request), None
+    except SignInExpired:
+        return None, HttpResponseForbidden(
+            _("Your Telegram sign-in has expired: open the table from Telegram again.")
+        )
     except miniapp.InvalidInitData:
         return None, HttpResponseForbidden(_("This Telegram sign-in is not valid (any more)."))
 
@@ -98,12 +142,12 @@ def create_table(request):
         )
         game = services.create_lobby(None, kind.slug, player)
         for level in chosen:
-            services.add_computer(game, levels.strategy_for(kind, level))
+            services.add_computer(game, levels.strategy_for(kind, level), by=player)
         if 1 + computers >= kind.min_players and request.POST.get("friends") != "1":
             services.start(game, by=player)
     except errors.GameError as exc:
         return render(request, "web/play_new.html", {"error": str(exc)}, status=400)
-    request.session[SESSION_KEY] = player.pk
+    bind(request, player)
     return redirect("web:table", pk=game.pk)
 
 
@@ -115,29 +159,58 @@ def _game(pk: int) -> Game:
     return game
 
 
+def _table_url(pk: int, invite: str = "") -> str:
+    url = reverse("web:table", args=[pk])
+    return f"{url}?{urlencode({'invite': invite})}" if invite else url
+
+
 @require_safe
 @ensure_csrf_cookie
 def table(request, pk: int):
-    game = _game(pk)
+    return _table_page(request, _game(pk), request.session.pop("play_error", None))
+
+
+def _table_page(request, game: Game, error: str | None, status: int = 200):
+    """The table page. A browser lobby's invite link is shown to the people at the table
+    (its creator shares it; a friend seated by it may pass it on, and holds it anyway),
+    never to a visitor: the join form is offered only to one who came by that link."""
     player = session_player(request)
     t = table_context(game, player)
-    join_url = request.build_absolute_uri(reverse("web:table", args=[game.pk]))
-    error = request.session.pop("play_error", None)
+    lobby = game.status == GameStatus.LOBBY
+    invite = request.GET.get("invite", "")
+    seated = t.seat is not None or (player is not None and player.pk == game.created_by_id)
     return render(
         request,
         "web/play_table.html",
         {
             "t": t,
             "player": player,
-            "join_url": join_url,
-            "can_join": game.status == GameStatus.LOBBY
+            "invite_url": (
+                request.build_absolute_uri(_table_url(game.pk, game.invite))
+                if lobby and game.invite and seated
+                else ""
+            ),
+            "telegram_lobby": lobby and game.chat_id is not None,
+            "can_join": lobby
             and t.seat is None
-            and len(t.seats) < t.kind.max_players,
+            and len(t.seats) < t.kind.max_players
+            and services.invited(game, invite),
+            "invite": invite,
             "is_creator": player is not None and player.pk == game.created_by_id,
             "levels": [(level, levels.LABELS[level]) for level in levels.offered(game.kind)],
             "error": error,
         },
+        status=status,
     )
+
+
+def _refused(request, pk: int, exc: errors.GameError, invite: str = ""):
+    """A refused lobby action: who may not act gets the table page with the reason and a
+    403; any other refusal goes back to the table (with the invite link it came by)."""
+    if isinstance(exc, REFUSALS):
+        return _table_page(request, _game(pk), str(exc), status=403)
+    request.session["play_error"] = str(exc)
+    return redirect(_table_url(pk, invite))
 
 
 @require_GET
@@ -194,27 +267,32 @@ def move(request, pk: int):
 
 @require_POST
 def join(request, pk: int):
+    """A browser player sits down with the table's invite token. A refusal changes
+    nothing: not even the name, or a new player."""
     game = _game(pk)
+    invite = request.POST.get("invite", "")
     try:
-        player = services.browser_player(
-            request.POST.get("name", ""), translation.get_language(), session_player(request)
-        )
-        services.join(game, player)
+        with transaction.atomic():
+            player = services.browser_player(
+                request.POST.get("name", ""), translation.get_language(), session_player(request)
+            )
+            services.join(game, player, invite)
     except errors.GameError as exc:
-        request.session["play_error"] = str(exc)
-        return redirect("web:table", pk=pk)
-    request.session[SESSION_KEY] = player.pk
+        return _refused(request, pk, exc, invite if services.invited(game, invite) else "")
+    bind(request, player)
     return redirect("web:table", pk=pk)
 
 
 @require_POST
 def start(request, pk: int):
     game = _game(pk)
-    player = session_player(request)
+    player, refused = _player_or_403(request)
+    if refused:
+        return refused
     try:
         services.start(game, by=player)
     except errors.GameError as exc:
-        request.session["play_error"] = str(exc)
+        return _refused(request, pk, exc)
     return redirect("web:table", pk=pk)
 
 
@@ -223,22 +301,22 @@ def computer(request, pk: int):
     """The creator's lobby choices about computers (issue 14): a ``seat`` changes that
     computer's level; without one, a computer sits down at the ``level`` chosen."""
     game = _game(pk)
-    player = session_player(request)
+    player, refused = _player_or_403(request)
+    if refused:
+        return refused
     level = request.POST.get("level", "")
     try:
-        if player is None or player.pk != game.created_by_id:
-            raise errors.NotAllowed()
         if level not in levels.offered(game.kind):
             raise errors.GameError()
         seat = request.POST.get("seat")
         if seat is None:
-            services.add_computer(game, levels.strategy_for(game.kind, level))
+            services.add_computer(game, levels.strategy_for(game.kind, level), by=player)
         else:
             services.set_computer_level(game, int(seat), level, by=player)
     except ValueError:
         request.session["play_error"] = str(errors.GameError())
     except errors.GameError as exc:
-        request.session["play_error"] = str(exc)
+        return _refused(request, pk, exc)
     return redirect("web:table", pk=pk)
 
 
@@ -264,7 +342,7 @@ def miniapp_signin(request):
     player = services.player_from_telegram(
         user.id, user.display_name, user.username, user.language_code
     )
-    request.session[SESSION_KEY] = player.pk
+    bind(request, player, data.auth_date)
     target = reverse("web:play")
     if data.start_param.isdigit() and Game.objects.filter(pk=int(data.start_param)).exists():
         target = reverse("web:table", args=[int(data.start_param)])

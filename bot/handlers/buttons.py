@@ -188,7 +188,12 @@ def _lobby(user, data: callbacks.Data, is_admin: bool) -> Reply:
                 return Reply(_("Only the game's creator or a chat administrator may do that."))
             if op[0] == "c":
                 level = callbacks.added_level(op)
-                seat = services.add_computer(game, levels.strategy_for(game.kind, level))
+                seat = services.add_computer(
+                    game,
+                    levels.strategy_for(game.kind, level),
+                    by=player,
+                    is_chat_admin=is_admin,
+                )
                 if level is None:
                     return Reply(_("A computer joins the table."))
                 return Reply(

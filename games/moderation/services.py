@@ -149,7 +149,7 @@ def _remove_from_open_games(player: Player) -> tuple[list[list[int]], list[int]]
                 services.leave(game, player)
                 left.append(game.pk)
             elif not seat.replaced_by_computer:
-                services.replace_with_computer(game, seat.number)
+                services.replace_with_computer(game, seat.number, by=services.SYSTEM)
                 handed.append([game.pk, seat.number])
         except errors.GameError as exc:  # the game ended meanwhile: nothing to hand over
             log.info("ban of %s: game %s: %s", player.pk, game.pk, exc)
@@ -184,7 +184,7 @@ def abort(game: Game, *, by, reason: str) -> ModerationAction:
     """Abort an open game with a reason; the bot announces it in the chat."""
     reason = _check(by, ModerationKind.ABORT, reason)
     with transaction.atomic():
-        game = services.abort(game, AbortReason.MODERATOR, note=reason)
+        game = services.abort(game, AbortReason.MODERATOR, note=reason, by=services.SYSTEM)
         return _record(by, ModerationKind.ABORT, reason, game=game, details={"status": game.status})
 
 
@@ -200,7 +200,9 @@ def seat_to_computer(
         if seat.is_computer:
             raise SeatIsComputer(seat=number)
         player = seat.player
-        strategy = services.replace_with_computer(game, number, strategy).strategy
+        strategy = services.replace_with_computer(
+            game, number, strategy, by=services.SYSTEM
+        ).strategy
         return _record(
             by,
             ModerationKind.SEAT_TO_COMPUTER,

@@ -111,3 +111,13 @@ class UnknownAction(GameError):
 class StaleButton(GameError):
     code = "stale"
     message = _("This button is out of date.")
+
+
+class InviteRequired(GameError):
+    code = "invite_required"
+    message = _("Only people with the table's invite link may sit down: ask its creator for it.")
+
+
+class TelegramLobby(GameError):
+    code = "telegram_lobby"
+    message = _("This game is played in a Telegram group: join it from the group.")

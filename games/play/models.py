@@ -93,6 +93,10 @@ class Game(models.Model):
     game_type = models.CharField(_("game"), max_length=20, choices=catalog.choices)
     # The Telegram chat the game is played in; none for a table in the browser.
     chat_id = models.BigIntegerField(_("chat id"), db_index=True, null=True, blank=True)
+    # A browser table's secret: its join link carries it, the table's address alone lets
+    # a visitor watch, not sit (``services.join``). Empty for a chat's game, which people
+    # join in the chat.
+    invite = models.CharField(_("invite token"), max_length=32, blank=True, editable=False)
     league = models.ForeignKey(
         "games.League",
         verbose_name=_("league"),

@@ -8,6 +8,7 @@ pending rows and applied by the game processor (``games.play.processing``, queue
 
 from __future__ import annotations
 
+import hmac
 import secrets
 from contextlib import nullcontext
 from datetime import timedelta
@@ -33,6 +34,23 @@ from games.play.models import (
 )
 from games.play.table import Table
 from games.play.tasks import enqueue
+
+
+# --- Who acts -------------------------------------------------------------------------
+class System:
+    """The system acting on a game on its own authority: a moderator's decision (through
+    ``games.moderation``), a ban, a management command or a test arranging a table. Only
+    code passes it: a front-end passes the player it identified, and ``None`` (nobody it
+    could identify) is refused, never read as "the system"."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "SYSTEM"
+
+
+SYSTEM = System()
+Actor = Player | System
 
 
 # --- Players --------------------------------------------------------------------------
@@ -118,6 +136,8 @@ def create_lobby(
                 options=options or {},
                 turn_seconds=turn_seconds,
                 auto_play=auto_play and catalog.get(game_type).auto_play,
+                # A browser table is joined by its invite link; a chat's game in the chat.
+                invite=secrets.token_urlsafe(16) if chat_id is None else "",
             )
             Seat.objects.create(game=game, number=0, player=creator)
     except IntegrityError as exc:
@@ -139,10 +159,17 @@ def _lock_lobby(game_id: int) -> Game:
     return game
 
 
-def join(game: Game, player: Player) -> Seat:
+def join(game: Game, player: Player, invite: str | None = None) -> Seat:
+    """Seat ``player`` in a lobby: a chat's lobby takes Telegram players only (the bot
+    must reach them with their cards), a browser table only those who bring its
+    ``invite`` token (the table's address alone lets a visitor watch)."""
     check_not_banned(player)
     with transaction.atomic():
         game = _lock_lobby(game.pk)
+        if game.chat_id is not None and not player.in_telegram:
+            raise errors.TelegramLobby()
+        if game.chat_id is None and not invited(game, invite):
+            raise errors.InviteRequired()
         seats = list(game.seats.all())
         if any(s.player_id == player.pk for s in seats):
             raise errors.AlreadySeated()
@@ -151,6 +178,14 @@ def join(game: Game, player: Player) -> Seat:
         seat = Seat.objects.create(game=game, number=_next_number(seats), player=player)
     notify(game)
     return seat
+
+
+def invited(game: Game, invite: str | None) -> bool:
+    """Whether ``invite`` is the browser table's invite token (in constant time; any
+    string a visitor sends, non-ASCII too, is only ever compared)."""
+    if not game.invite or not invite:
+        return False
+    return hmac.compare_digest(invite.encode(), game.invite.encode())
 
 
 def leave(game: Game, player: Player) -> None:
@@ -165,12 +200,15 @@ def leave(game: Game, player: Player) -> None:
     notify(game)
 
 
-def add_computer(game: Game, strategy: str | None = None) -> Seat:
+def add_computer(
+    game: Game, strategy: str | None = None, *, by: Actor | None, is_chat_admin: bool = False
+) -> Seat:
     strategy = strategy or game.kind.default_strategy
     if strategy not in game.kind.strategies():
         raise errors.GameError()
     with transaction.atomic():
         game = _lock_lobby(game.pk)
+        _check_may_manage(game, by, is_chat_admin)
         seats = list(game.seats.all())
         if len(seats) >= game.kind.rules.max_players:
             raise errors.TableFull()
@@ -185,7 +223,7 @@ def set_computer_level(
     game: Game,
     number: int,
     level: str,
-    by: Player | None = None,
+    by: Actor | None,
     *,
     is_chat_admin: bool = False,
     current: str | None = None,
@@ -209,9 +247,7 @@ def set_computer_level(
     return seat
 
 
-def remove_seat(
-    game: Game, number: int, by: Player | None = None, *, is_chat_admin: bool = False
-) -> None:
+def remove_seat(game: Game, number: int, by: Actor | None, *, is_chat_admin: bool = False) -> None:
     """Take a seat (a computer, or a player who cannot be reached) out of the lobby. A
     player who can be reached leaves by themselves: nobody else removes them."""
     with transaction.atomic():
@@ -220,7 +256,7 @@ def remove_seat(
         seat = game.seats.select_related("player").filter(number=number).first()
         if seat is None:
             raise errors.NotSeated()
-        if by is not None and seat.player is not None and seat.player.reachable:
+        if by is not SYSTEM and seat.player is not None and seat.player.reachable:
             raise errors.NotAllowed()
         seat.delete()
     notify(game)
@@ -230,14 +266,19 @@ def _next_number(seats: list[Seat]) -> int:
     return max((s.number for s in seats), default=-1) + 1
 
 
-def _check_may_manage(game: Game, by: Player | None, is_chat_admin: bool = False) -> None:
-    """Only the creator or a chat administrator (the bot tells) manages a game; ``by=None``
-    is the system or a moderator."""
-    if by is not None and not is_chat_admin and by.pk != game.created_by_id:
+def _check_may_manage(game: Game, by: Actor | None, is_chat_admin: bool = False) -> None:
+    """Only the creator or a chat administrator (the bot tells) manages a game, or the
+    system (``SYSTEM``); nobody (``None``) never does."""
+    if by is SYSTEM:
+        return
+    if not isinstance(by, Player):
+        raise errors.NotAllowed()
+    # A browser table has no chat, so nobody administers one.
+    if not (is_chat_admin and game.chat_id is not None) and by.pk != game.created_by_id:
         raise errors.NotAllowed()
 
 
-def start(game: Game, by: Player | None = None, *, is_chat_admin: bool = False) -> Game:
+def start(game: Game, by: Actor | None, *, is_chat_admin: bool = False) -> Game:
     """Seat the players in a random order, deal with a fresh seed, and let play begin."""
     with transaction.atomic():
         game = _lock_lobby(game.pk)
@@ -380,12 +421,12 @@ def abort(
     game: Game,
     reason: AbortReason = AbortReason.CANCELLED,
     note: str = "",
-    by: Player | None = None,
     *,
+    by: Actor | None,
     is_chat_admin: bool = False,
 ) -> Game:
     """End an open game without a result: its creator or a chat administrator cancels it
-    (``by``), or a moderator aborts it (``by=None``, with a note).
+    (``by``), or a moderator aborts it (``by=SYSTEM``, with a note).
 
     A running game cancelled by a player forfeits it for them: they are rated as last
     (``Seat.forfeited``). A chat administrator who does not play cannot stop a running
@@ -395,7 +436,7 @@ def abort(
         if not game.is_open:
             raise errors.GameOver()
         _check_may_manage(game, by, is_chat_admin)
-        running = by is not None and game.status == GameStatus.RUNNING
+        running = by is not SYSTEM and game.status == GameStatus.RUNNING
         if running and not game.seats.filter(player=by).update(forfeited=True):
             raise errors.NotAllowed()
         finish.abort(game, reason, note)
@@ -447,11 +488,11 @@ def replace_with_computer(
     number: int,
     strategy: str | None = None,
     *,
-    by: Player | None = None,
+    by: Actor | None,
     is_chat_admin: bool = False,
 ) -> Seat:
-    """Hand a seat to a computer for the rest of the game (a moderator's or the timer's
-    decision, ``by=None``); in a lobby, the creator or a chat administrator swaps a player
+    """Hand a seat to a computer for the rest of the game (a moderator's decision or a
+    ban's, ``by=SYSTEM``); in a lobby, the creator or a chat administrator swaps a player
     who cannot be reached for a computer."""
     strategy = strategy or levels.handover_strategy(game)  # issue 14: the league's level
     if strategy not in game.kind.strategies():

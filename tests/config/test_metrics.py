@@ -47,8 +47,8 @@ def test_a_redis_that_is_down_is_reported_not_hidden(settings, db):
 def a_person_and_a_computer() -> tuple[Game, object]:
     anna = PlayerFactory()
     game = services.create_lobby(-random.randrange(10**9), "felix", anna)
-    services.add_computer(game)
-    services.add_computer(game)
+    services.add_computer(game, by=services.SYSTEM)
+    services.add_computer(game, by=services.SYSTEM)
     services.start(game, anna)
     return Game.objects.get(pk=game.pk), anna
 

@@ -26,7 +26,7 @@ def lobby(db):
         for player in players[1:]:
             services.join(game, player)
         for _ in range(computers):
-            services.add_computer(game)
+            services.add_computer(game, by=services.SYSTEM)
         return game, players
 
     return make

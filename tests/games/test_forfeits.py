@@ -39,15 +39,15 @@ def test_a_seat_a_moderator_handed_to_a_computer_is_no_forfeit():
 
 
 def test_replace_with_computer_is_not_a_forfeit_even_after_timeouts(lobby):
-    game = services.start(lobby("felix", humans=3)[0])
+    game = services.start(lobby("felix", humans=3)[0], by=services.SYSTEM)
     Seat.objects.filter(game=game, number=0).update(timeouts=1)
-    services.replace_with_computer(game, 0)
+    services.replace_with_computer(game, 0, by=services.SYSTEM)
     seat = Seat.objects.get(game=game, number=0)
     assert seat.replaced_by_computer and not seat.forfeits
 
 
 def test_the_creator_who_cancels_a_running_game_forfeits_it(lobby):
-    game = services.start(lobby("felix", humans=3)[0])
+    game = services.start(lobby("felix", humans=3)[0], by=services.SYSTEM)
     creator = game.created_by
     services.abort(game, by=creator)
     game = Game.objects.get(pk=game.pk)
@@ -69,14 +69,14 @@ def test_cancelling_a_lobby_is_no_forfeit(lobby):
 
 
 def test_a_chat_admin_who_does_not_play_cannot_stop_a_running_game(lobby):
-    game = services.start(lobby("felix", humans=3)[0])
+    game = services.start(lobby("felix", humans=3)[0], by=services.SYSTEM)
     with pytest.raises(errors.NotAllowed):
         services.abort(game, by=PlayerFactory(), is_chat_admin=True)
     assert Game.objects.get(pk=game.pk).status == "running"
 
 
 def test_a_moderator_aborts_a_running_game_without_a_forfeit(lobby, django_user_model):
-    game = services.start(lobby("felix", humans=3)[0])
+    game = services.start(lobby("felix", humans=3)[0], by=services.SYSTEM)
     mod = django_user_model.objects.create_user("mod", is_staff=True)
     mod.user_permissions.add(
         Permission.objects.get(content_type__app_label="games", codename="abort_game")

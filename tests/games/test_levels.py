@@ -129,7 +129,7 @@ def test_a_single_late_move_is_played_at_the_leagues_level(lobby, run_on_commit,
 def test_outside_leagues_a_handed_over_seat_plays_normal(lobby, run_on_commit):
     game, (anna, _bruno) = lobby("felix", humans=2, computers=1)
     run_on_commit(services.start, game, anna)
-    seat = services.replace_with_computer(game, person(game))
+    seat = services.replace_with_computer(game, person(game), by=services.SYSTEM)
     assert seat.replaced_by_computer and levels.level_of(seat.strategy) == "normal"
 
 

@@ -51,8 +51,8 @@ def running_felix(humans=2, computers=1):
         for p in people[1:]:
             services.join(game, p)
         for _ in range(computers):
-            services.add_computer(game)
-        game = services.start(game)
+            services.add_computer(game, by=services.SYSTEM)
+        game = services.start(game, by=services.SYSTEM)
     return Game.objects.get(pk=game.pk), people
 
 

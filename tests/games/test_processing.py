@@ -88,7 +88,7 @@ def test_signals_fire_after_commit(lobby, run_on_commit):
     try:
         game, _ = started(lobby, run_on_commit, "bon_appetit", 1, 2)
         seat = game.seats.get(player__isnull=False)
-        run_on_commit(services.replace_with_computer, game, seat.number)
+        run_on_commit(services.replace_with_computer, game, seat.number, by=services.SYSTEM)
     finally:
         game_updated.disconnect(on_update)
         game_ended.disconnect(on_end)
@@ -223,7 +223,7 @@ def test_S17_moderator_letter_is_a_logged_move_that_replays(lobby, run_on_commit
 def test_replay_game_command(lobby, run_on_commit, capsys):
     game, _ = started(lobby, run_on_commit, "bon_appetit", 1, 1)
     seat = game.seats.get(player__isnull=False)
-    run_on_commit(services.replace_with_computer, game, seat.number)
+    run_on_commit(services.replace_with_computer, game, seat.number, by=services.SYSTEM)
     call_command("replay_game", game.pk)
     assert "state matches" in capsys.readouterr().out
     Game.objects.filter(pk=game.pk).update(state={"tampered": True})

@@ -210,7 +210,9 @@ def test_a_step_that_waited_for_the_lock_sees_a_seat_handed_to_a_computer(
             connections.close_all()
 
     with transaction.atomic():
-        services.replace_with_computer(game, seat)  # holds the lock until this block commits
+        services.replace_with_computer(
+            game, seat, by=services.SYSTEM
+        )  # holds the lock until this block commits
         waiter = threading.Thread(target=step)
         waiter.start()
         wait_until(waiting_for_a_lock, timeout=10, interval=0.02, what="the step waiting")

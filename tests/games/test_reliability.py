@@ -52,7 +52,7 @@ def seated_game(game_type: str, humans: int, computers: int = 0) -> tuple[Game, 
     for p in players[1:]:
         services.join(game, p)
     for _ in range(computers):
-        services.add_computer(game)
+        services.add_computer(game, by=services.SYSTEM)
     services.start(game, players[0])
     return Game.objects.get(pk=game.pk), players
 

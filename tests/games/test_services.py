@@ -28,7 +28,7 @@ def test_lobby_create_join_leave_and_computers(lobby):
     services.leave(game, bob)
     with pytest.raises(errors.NotSeated):
         services.leave(game, bob)
-    seat = services.add_computer(game)
+    seat = services.add_computer(game, by=services.SYSTEM)
     assert seat.is_computer and seat.strategy == "heuristic"
     assert game.seats.count() == 2
 
@@ -38,7 +38,7 @@ def test_one_open_game_per_chat(lobby):
     with pytest.raises(errors.ChatBusy):
         services.create_lobby(-7, "smoking_cat", PlayerFactory())
     assert Game.objects.filter(chat_id=-7).count() == 1
-    services.abort(game)
+    services.abort(game, by=services.SYSTEM)
     services.create_lobby(-7, "smoking_cat", anna)
 
 
@@ -53,7 +53,7 @@ def test_table_full(lobby):
     with pytest.raises(errors.TableFull):
         services.join(game, PlayerFactory())
     with pytest.raises(errors.TableFull):
-        services.add_computer(game)
+        services.add_computer(game, by=services.SYSTEM)
     assert game.seats.count() == 5
 
 
@@ -75,7 +75,7 @@ def test_start_needs_enough_players_and_the_creator(lobby):
     with pytest.raises(errors.NotEnoughPlayers) as exc:
         services.start(game, anna)
     assert "3 to 5" in str(exc.value)
-    services.add_computer(game)
+    services.add_computer(game, by=services.SYSTEM)
     with pytest.raises(errors.NotAllowed):
         services.start(game, bob)
     assert Game.objects.get(pk=game.pk).status == GameStatus.LOBBY
@@ -91,7 +91,7 @@ def test_start_waits_for_unreachable_players(lobby):
     assert bob.display_name in str(exc.value)
     # The creator replaces the unreachable player with a computer.
     bob_seat = game.seats.get(player=bob)
-    services.replace_with_computer(game, bob_seat.number)
+    services.replace_with_computer(game, bob_seat.number, by=anna)
     services.start(game, anna)
     assert Game.objects.get(pk=game.pk).status == GameStatus.RUNNING
 
@@ -173,7 +173,7 @@ def test_moves_in_lobby_or_after_the_end_are_refused(lobby):
     game, (anna,) = lobby("felix", humans=1, computers=2)
     with pytest.raises(errors.GameNotRunning):
         services.submit_move(game.pk, anna, "pass", "u1")
-    services.abort(game, AbortReason.MODERATOR, "moderation")
+    services.abort(game, AbortReason.MODERATOR, "moderation", by=services.SYSTEM)
     with pytest.raises(errors.GameOver):
         services.submit_move(game.pk, anna, "pass", "u2")
     game = Game.objects.get(pk=game.pk)
@@ -185,18 +185,18 @@ def test_abort_rejects_pending_moves(lobby, run_on_commit):
     run_on_commit(services.start, game, anna)
     rules, state, seat = human_turn(game, anna)
     move = services.submit_move(game.pk, anna, rules.legal_actions(state, seat)[0], "k")
-    services.abort(game, AbortReason.MODERATOR, "cheating")
+    services.abort(game, AbortReason.MODERATOR, "cheating", by=services.SYSTEM)
     move.refresh_from_db()
     assert move.status == "rejected"
     with pytest.raises(errors.GameOver):
-        services.abort(game, AbortReason.MODERATOR, "again")
+        services.abort(game, AbortReason.MODERATOR, "again", by=services.SYSTEM)
 
 
 def test_replace_with_computer_mid_game_plays_on(lobby, run_on_commit):
     game, (anna,) = lobby("felix", humans=1, computers=3)
     run_on_commit(services.start, game, anna)
     seat = game.seats.get(player=anna)
-    run_on_commit(services.replace_with_computer, game, seat.number)
+    run_on_commit(services.replace_with_computer, game, seat.number, by=services.SYSTEM)
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
     seat.refresh_from_db()

@@ -80,12 +80,12 @@ def played(
         for player in humans[1:]:
             services.join(game, player)
         for _ in range(computers):
-            services.add_computer(game, strategy)
-        game = services.start(game)
+            services.add_computer(game, strategy, by=services.SYSTEM)
+        game = services.start(game, by=services.SYSTEM)
     if not humans_play:
         for seat in game.seats.filter(player__isnull=False):
             with _on_commit():
-                services.replace_with_computer(game, seat.number, strategy)
+                services.replace_with_computer(game, seat.number, strategy, by=services.SYSTEM)
         return Game.objects.get(pk=game.pk)
     rules = catalog.get(game_type).rules
     rng = random.Random(seed)
@@ -115,7 +115,7 @@ def smoking_cat_match(
             services.join(game, player)
         if word:
             Game.objects.filter(pk=game.pk).update(options={"word": word})
-        game = services.start(game)
+        game = services.start(game, by=services.SYSTEM)
     # The start shuffles the seats: find each player's seat for their letters.
     seat_of = dict(game.seats.values_list("player_id", "number"))
     for player, count in zip(players, letters, strict=True):

@@ -31,7 +31,7 @@ def test_the_home_page_lists_the_games_being_played_now(client):
     anna = Player.objects.create(display_name="Anna")
     game = services.create_lobby(None, "felix", anna)
     for _n in range(2):
-        services.add_computer(game)
+        services.add_computer(game, by=services.SYSTEM)
     services.start(game, by=anna)
     done = services.create_lobby(None, "felix", anna)
     services.abort(done, by=anna)

@@ -63,7 +63,7 @@ def test_the_creator_changes_a_computers_level_and_seats_one_at_a_level(client):
 def test_a_level_change_reaches_a_friend_waiting_in_the_lobby(client):
     game = new_table(client, "felix", ["normal"])
     friend = Client()
-    friend.post(reverse("web:table-join", args=[game.pk]), {"name": "Bea"})
+    friend.post(reverse("web:table-join", args=[game.pk]), {"name": "Bea", "invite": game.invite})
     url = reverse("web:table-state", args=[game.pk]) + "?wait=0"
     before = friend.get(url).json()["token"]
     assert friend.get(url + f"&token={before}").json()["token"] == before
@@ -75,10 +75,10 @@ def test_a_level_change_reaches_a_friend_waiting_in_the_lobby(client):
 def test_only_the_creator_chooses_and_only_levels_the_game_has(client):
     game = new_table(client, "felix", ["normal"])
     other = Client()
-    other.post(reverse("web:table-join", args=[game.pk]), {"name": "Bea"})
+    other.post(reverse("web:table-join", args=[game.pk]), {"name": "Bea", "invite": game.invite})
     refused = choose(other, game, seat="1", level="hard").content.decode()
     assert "Only the game&#x27;s creator" in refused
-    assert choose(Client(), game, seat="1", level="hard").status_code == 200
+    assert choose(Client(), game, seat="1", level="hard").status_code == 403
     forged = choose(client, game, seat="1", level="genius").content.decode()
     assert "That is not possible now." in forged
     choose(client, game, seat="0", level="hard")  # a person has no level

@@ -23,8 +23,8 @@ def felix_with_tina(settings):
     ann = Player.objects.create(display_name="Ann")
     tina = services.player_from_telegram(42, "Tina", "", "it")
     game = services.create_lobby(None, "felix", ann)
-    services.join(game, tina)
-    services.add_computer(game)
+    services.join(game, tina, game.invite)
+    services.add_computer(game, by=services.SYSTEM)
     services.start(game, by=ann)
     return Game.objects.get(pk=game.pk), tina
 

@@ -24,8 +24,8 @@ def running_felix():
     with _on_commit():
         game = services.create_lobby(-77, "felix", people[0])
         services.join(game, people[1])
-        services.add_computer(game)
-        game = services.start(game)
+        services.add_computer(game, by=services.SYSTEM)
+        game = services.start(game, by=services.SYSTEM)
     return Game.objects.get(pk=game.pk), people
 
 

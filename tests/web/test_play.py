@@ -100,7 +100,7 @@ def test_out_of_turn_stale_and_illegal_moves_are_refused_with_the_bots_answers(c
 def test_a_signed_mini_app_request_plays_for_its_telegram_user(client):
     game = new_table(client, "felix", computers=1, friends=True)
     tina = services.player_from_telegram(42, "Tina", "", "it")
-    services.join(game, tina)
+    services.join(game, tina, game.invite)
     services.start(game, by=game.created_by)
     game.refresh_from_db()
     seat = game.seats.get(player=tina).number
@@ -126,7 +126,7 @@ def test_a_signed_mini_app_request_plays_for_its_telegram_user(client):
 def test_forged_or_expired_init_data_gets_403_and_changes_nothing(client, header):
     game = new_table(client, "felix", computers=1, friends=True)
     tina = services.player_from_telegram(42, "Tina", "", "it")
-    services.join(game, tina)
+    services.join(game, tina, game.invite)
     services.start(game, by=game.created_by)
     game.refresh_from_db()
     action = Table(game).legal(game.seats.get(player=tina).number) or ["place:15"]
@@ -179,7 +179,7 @@ def test_no_seat_is_ever_shown_a_card_private_to_another(slug):
     kind = catalog.get(slug)
     ann, bob = Client(), Client()
     game = new_table(ann, slug, computers=max(0, kind.min_players - 2), friends=True)
-    bob.post(reverse("web:table-join", args=[game.pk]), {"name": "Bob"})
+    bob.post(reverse("web:table-join", args=[game.pk]), {"name": "Bob", "invite": game.invite})
     ann.post(reverse("web:table-start", args=[game.pk]))
     clients = {c: None for c in (ann, bob)}
     rng = random.Random(3)

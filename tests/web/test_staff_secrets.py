@@ -26,8 +26,8 @@ def running_felix_with_a_placed_card():
     with _on_commit():
         game = services.create_lobby(-770, "felix", people[0])
         services.join(game, people[1])
-        services.add_computer(game)
-        game = services.start(game)
+        services.add_computer(game, by=services.SYSTEM)
+        game = services.start(game, by=services.SYSTEM)
     game = Game.objects.get(pk=game.pk)
     seat = game.seats.get(player=people[0])
     action = next(a for a in Table(game).legal(seat.number) if a.startswith("place:"))

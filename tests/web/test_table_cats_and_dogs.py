@@ -52,7 +52,7 @@ def two_browser_players(hands=HANDS) -> tuple[Game, dict[str, Client]]:
     )
     game = Game.objects.get()
     Game.objects.filter(pk=game.pk).update(options={"hands": hands, "layout": LAYOUT})
-    bob.post(reverse("web:table-join", args=[game.pk]), {"name": "Bob"})
+    bob.post(reverse("web:table-join", args=[game.pk]), {"name": "Bob", "invite": game.invite})
     ann.post(reverse("web:table-start", args=[game.pk]))
     game.refresh_from_db()
     assert game.status == GameStatus.RUNNING

@@ -17,7 +17,7 @@ def test_two_browsers_play_felix_together_with_a_computer(page, chromium, live_s
     page.select_option("#computers", "1")
     page.check("input[name=friends]")
     page.click("form.newtable button.primary")
-    link = page.locator("input.share").input_value()
+    link = page.locator("#invite-link").input_value()
     assert Game.objects.get().status == GameStatus.LOBBY
 
     other = chromium.new_context(viewport=PHONE, locale="it-IT")

@@ -22,8 +22,8 @@ def running(slug: str, name: str = "Ann") -> Game:
     with _on_commit():
         game = services.create_lobby(-(4 * 10**9) - Game.objects.count(), slug, person)
         for _ in range(COMPUTERS[slug]):
-            services.add_computer(game, "random")
-        game = services.start(game)
+            services.add_computer(game, "random", by=services.SYSTEM)
+        game = services.start(game, by=services.SYSTEM)
     return Game.objects.get(pk=game.pk)
 
 

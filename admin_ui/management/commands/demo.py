@@ -86,7 +86,7 @@ def new_game(league: League, players: list[Player], rng: random.Random) -> Game:
     seated = rng.sample(players, n)
     game = services.create_lobby(None, kind.slug, seated[0], league=league)
     for player in seated[1:]:
-        services.join(game, player)
+        services.join(game, player, invite=game.invite)
     return services.start(game, by=seated[0])
 
 
