@@ -111,3 +111,18 @@ class UnknownAction(GameError):
 class StaleButton(GameError):
     code = "stale"
     message = _("This button is out of date.")
+
+
+class NameInvisible(GameError):
+    code = "name_invisible"
+    message = _("Your name needs at least one visible letter, digit or symbol.")
+
+
+class NameTooLong(GameError):
+    code = "name_too_long"
+    message = _("A name may have at most %(max)d characters.")
+
+
+class NameReserved(GameError):
+    code = "name_reserved"
+    message = _("That name belongs to the computer players; choose another one.")

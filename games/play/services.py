@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games import catalog, metrics
 from games.languages import Language, from_telegram
-from games.play import errors, finish, levels, recording
+from games.play import errors, finish, levels, names, recording
 from games.play.finish import notify
 from games.play.models import (
     OPEN_STATUSES,
@@ -39,8 +39,12 @@ from games.play.tasks import enqueue
 def player_from_telegram(
     telegram_id: int, display_name: str, username: str = "", language_code: str | None = None
 ) -> Player:
-    """The player behind a Telegram user, created on first sight and kept up to date."""
-    defaults = {"display_name": display_name[:128] or str(telegram_id), "username": username or ""}
+    """The player behind a Telegram user, created on first sight and kept up to date. The
+    name is cleaned as a browser's is, but never refused (``names.for_telegram``)."""
+    defaults = {
+        "display_name": names.for_telegram(display_name, username, telegram_id),
+        "username": username or "",
+    }
     player, created = Player.objects.get_or_create(
         telegram_id=telegram_id,
         defaults={**defaults, "language": from_telegram(language_code)},
@@ -56,10 +60,9 @@ def player_from_telegram(
 
 def browser_player(name: str, language: str, player: Player | None = None) -> Player:
     """The player behind a browser: ``player`` (the one its session holds) renamed, or a
-    new one. Browser players have no Telegram account."""
-    name = " ".join(name.split())[:40]
-    if not name:
-        raise errors.NameRequired()
+    new one. Browser players have no Telegram account. A name that breaks a rule of
+    ``games.play.names`` is refused with the reason."""
+    name = names.for_browser(name)
     if language not in Language.values:
         language = settings.LANGUAGE_CODE
     if player is not None and not player.in_telegram:
