@@ -179,7 +179,7 @@ def move(request, pk: int):
     if player is None:
         return JsonResponse({"ok": False, "message": _("Take a seat first.")}, status=403)
     action = request.POST.get("action", "")
-    key = "web:" + (request.POST.get("key") or uuid.uuid4().hex)[:40]
+    key = f"web:{player.pk}:" + (request.POST.get("key") or uuid.uuid4().hex)[:40]  # per player
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:

@@ -126,3 +126,8 @@ class NameTooLong(GameError):
 class NameReserved(GameError):
     code = "name_reserved"
     message = _("That name belongs to the computer players; choose another one.")
+
+
+class KeyTaken(GameError):
+    code = "key_taken"
+    message = _("This move's key was already used by another seat; send the move again.")

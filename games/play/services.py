@@ -346,7 +346,7 @@ def _record_checked(
         # A redelivered update whose first delivery already moved the game on.
         duplicate = Move.objects.filter(game_id=game_id, key=key).first()
         if duplicate is not None:
-            return duplicate, False
+            return _redelivered(duplicate, seat), False
         raise
     # Inside a caller's transaction, a savepoint keeps a duplicate key from breaking it;
     # on its own, the INSERT is its own transaction and needs no BEGIN and COMMIT around it.
@@ -363,8 +363,17 @@ def _record_checked(
             )
     except IntegrityError:
         # A duplicate delivery of the same update: the first one stands.
-        return Move.objects.get(game_id=game_id, key=key), False
+        return _redelivered(Move.objects.get(game_id=game_id, key=key), seat), False
     return move, True
+
+
+def _redelivered(first: Move, seat: Seat) -> Move:
+    """The move first recorded under a key, when this seat sent it: a key is bound to the
+    seat that used it first, so another seat's reuse is refused, never answered as if its
+    move had been recorded."""
+    if first.seat != seat.number:
+        raise errors.KeyTaken()
+    return first
 
 
 def _check_legal(game: Game, number: int, action: str, seen_version: int | None) -> None:
