@@ -3,13 +3,18 @@
 Defaults give the embedded single-machine setup: SQLite in WAL mode and Celery tasks run
 in-process. ``DATABASE_URL`` switches to PostgreSQL, ``REDIS_URL`` to a Redis broker,
 result backend and cache. Without ``DJANGO_DEBUG`` the settings are production-safe: a
-secret key is required and hosts must be listed.
+strong secret key is required and hosts must be listed.
 """
 
 from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -35,6 +40,20 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY is required when DJANGO_DEBUG is off.")
     SECRET_KEY = "insecure-development-key-only-for-debug"
+# Django's own rule for a production key (check --deploy's W009), refused at start rather
+# than reported by a check nobody runs: sessions, CSRF tokens and the admin's password
+# reset links are only as strong as this key.
+if not DEBUG and (
+    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+    or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+    or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
+):
+    raise ImproperlyConfigured(
+        f"DJANGO_SECRET_KEY is too weak for production: it needs at least"
+        f" {SECRET_KEY_MIN_LENGTH} characters, {SECRET_KEY_MIN_UNIQUE_CHARACTERS} of them"
+        f" different, and no {SECRET_KEY_INSECURE_PREFIX!r} prefix; generate one with:"
+        " python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 ALLOWED_HOSTS = env.list(
     "DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
 )
