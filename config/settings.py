@@ -292,9 +292,11 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", defa
 # Django's reminder that it is off (W021) is not a warning about this site.
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=False)
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
-# Failed admin logins per username and address before that pair must wait for the
-# window to pass (admin_ui/login_throttle.py).
-LOGIN_THROTTLE_ATTEMPTS = env.int("LOGIN_THROTTLE_ATTEMPTS", default=5)
+# Failed admin logins slow the next attempt down, per client address and per username
+# (admin_ui/login_throttle.py): the first failure makes it wait BASE seconds, each further
+# one twice as long, up to MAX; failures are forgotten SECONDS after the last one.
+LOGIN_THROTTLE_BASE_SECONDS = env.float("LOGIN_THROTTLE_BASE_SECONDS", default=1.0)
+LOGIN_THROTTLE_MAX_SECONDS = env.float("LOGIN_THROTTLE_MAX_SECONDS", default=5 * 60)
 LOGIN_THROTTLE_SECONDS = env.int("LOGIN_THROTTLE_SECONDS", default=15 * 60)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
