@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.checks.security.base import (
     SECRET_KEY_INSECURE_PREFIX,
     SECRET_KEY_MIN_LENGTH,
@@ -76,6 +77,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -300,7 +302,40 @@ LOGIN_THROTTLE_MAX_SECONDS = env.float("LOGIN_THROTTLE_MAX_SECONDS", default=5 *
 LOGIN_THROTTLE_SECONDS = env.int("LOGIN_THROTTLE_SECONDS", default=15 * 60)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
+# No page may be framed (clickjacking), except the web table and the Mini App's entry:
+# Telegram's web clients open a Mini App in an iframe of theirs, so those two pages let
+# these origins frame them (CSP frame-ancestors; admin_ui/framing.py) and nobody else.
+# Web K and Web A live at web.telegram.org/k/ and /a/; the other hosts are the names they
+# were, and are still, served under.
 X_FRAME_OPTIONS = "DENY"
+TELEGRAM_FRAME_ANCESTORS = env.list(
+    "TELEGRAM_FRAME_ANCESTORS",
+    default=[
+        "https://web.telegram.org",
+        "https://webk.telegram.org",
+        "https://webz.telegram.org",
+        "https://weba.telegram.org",
+    ],
+)
+# Content-Security-Policy (django-csp): the pages load their scripts, styles and images
+# from the site only, with no inline script, style or event handler anywhere, so an
+# injected tag runs nothing; their requests go back to the site only, and no form posts
+# elsewhere. The table's script talks to Telegram by postMessage and needs nothing of it.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [NONE],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "form-action": [SELF],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # --- Logging --------------------------------------------------------------------------
 # json: one object per line with the game and the Telegram update being handled, for a

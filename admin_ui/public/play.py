@@ -29,6 +29,7 @@ from games import catalog
 from games.play import errors, levels, services
 from games.play.models import Game, GameStatus, Player
 
+from ..framing import telegram_may_frame
 from . import miniapp
 from .tables import change_token, table_context
 
@@ -115,6 +116,7 @@ def _game(pk: int) -> Game:
     return game
 
 
+@telegram_may_frame
 @require_safe
 @ensure_csrf_cookie
 def table(request, pk: int):
@@ -243,6 +245,7 @@ def computer(request, pk: int):
 
 
 # -- the Telegram Mini App ----------------------------------------------------------------
+@telegram_may_frame
 @require_safe
 @ensure_csrf_cookie
 def miniapp_entry(request):
