@@ -15,7 +15,8 @@ COPY manage.py ./
 # The runtime lock only, every file checked against its hash; then the project itself.
 RUN pip install --require-hashes -r requirements/runtime.txt \
     && pip install --no-deps . \
-    && DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput \
+    && DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+       python manage.py collectstatic --noinput \
     && useradd --create-home catclub
 USER catclub
 

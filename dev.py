@@ -76,7 +76,10 @@ def test(args: list[str]) -> None:
     sh(BIN / "ruff", "check", ".")
     sh(BIN / "ruff", "format", "--check", ".")
     sh(BIN / "lint-imports")  # the layer contracts in pyproject.toml
-    env = {**os.environ, "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", "check")}
+    env = {
+        **os.environ,
+        "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", secrets.token_urlsafe(50)),
+    }
     sh(PY, "manage.py", "makemigrations", "--check", "--dry-run", env=env)
     (ROOT / "test-artifacts").mkdir(exist_ok=True)
     sh(PY, "-m", "pytest", "--junitxml=test-artifacts/junit.xml", *args)

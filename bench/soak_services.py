@@ -5,13 +5,13 @@ them (``docker-compose.yml``), each in its own process group so it can be killed
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import redis
@@ -94,7 +94,7 @@ class Services:
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or "soak-" + uuid.uuid4().hex,
+            "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
             "DATABASE_URL": database_url,
             "REDIS_URL": self.redis_url,

@@ -3,13 +3,19 @@
 Defaults give the embedded single-machine setup: SQLite in WAL mode and Celery tasks run
 in-process. ``DATABASE_URL`` switches to PostgreSQL, ``REDIS_URL`` to a Redis broker,
 result backend and cache. Without ``DJANGO_DEBUG`` the settings are production-safe: a
-secret key is required and hosts must be listed.
+strong secret key is required and hosts must be listed.
 """
 
 from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -35,6 +41,20 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY is required when DJANGO_DEBUG is off.")
     SECRET_KEY = "insecure-development-key-only-for-debug"
+# Django's own rule for a production key (check --deploy's W009), refused at start rather
+# than reported by a check nobody runs: sessions, CSRF tokens and the admin's password
+# reset links are only as strong as this key.
+if not DEBUG and (
+    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+    or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+    or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
+):
+    raise ImproperlyConfigured(
+        f"DJANGO_SECRET_KEY is too weak for production: it needs at least"
+        f" {SECRET_KEY_MIN_LENGTH} characters, {SECRET_KEY_MIN_UNIQUE_CHARACTERS} of them"
+        f" different, and no {SECRET_KEY_INSECURE_PREFIX!r} prefix; generate one with:"
+        " python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 ALLOWED_HOSTS = env.list(
     "DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
 )
@@ -57,6 +77,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -273,13 +294,48 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", defa
 # Django's reminder that it is off (W021) is not a warning about this site.
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=False)
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
-# Failed admin logins per username and address before that pair must wait for the
-# window to pass (admin_ui/login_throttle.py).
-LOGIN_THROTTLE_ATTEMPTS = env.int("LOGIN_THROTTLE_ATTEMPTS", default=5)
+# Failed admin logins slow the next attempt down, per client address and per username
+# (admin_ui/login_throttle.py): the first failure makes it wait BASE seconds, each further
+# one twice as long, up to MAX; failures are forgotten SECONDS after the last one.
+LOGIN_THROTTLE_BASE_SECONDS = env.float("LOGIN_THROTTLE_BASE_SECONDS", default=1.0)
+LOGIN_THROTTLE_MAX_SECONDS = env.float("LOGIN_THROTTLE_MAX_SECONDS", default=5 * 60)
 LOGIN_THROTTLE_SECONDS = env.int("LOGIN_THROTTLE_SECONDS", default=15 * 60)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
+# No page may be framed (clickjacking), except the web table and the Mini App's entry:
+# Telegram's web clients open a Mini App in an iframe of theirs, so those two pages let
+# these origins frame them (CSP frame-ancestors; admin_ui/framing.py) and nobody else.
+# Web K and Web A live at web.telegram.org/k/ and /a/; the other hosts are the names they
+# were, and are still, served under.
 X_FRAME_OPTIONS = "DENY"
+TELEGRAM_FRAME_ANCESTORS = env.list(
+    "TELEGRAM_FRAME_ANCESTORS",
+    default=[
+        "https://web.telegram.org",
+        "https://webk.telegram.org",
+        "https://webz.telegram.org",
+        "https://weba.telegram.org",
+    ],
+)
+# Content-Security-Policy (django-csp): the pages load their scripts, styles and images
+# from the site only, with no inline script, style or event handler anywhere, so an
+# injected tag runs nothing; their requests go back to the site only, and no form posts
+# elsewhere. The table's script talks to Telegram by postMessage and needs nothing of it.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [NONE],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "form-action": [SELF],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # --- Logging --------------------------------------------------------------------------
 # json: one object per line with the game and the Telegram update being handled, for a

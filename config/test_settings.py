@@ -6,7 +6,8 @@ points them at PostgreSQL and Redis, a newcomer's run uses SQLite and in-process
 
 import os
 
-os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-not-a-secret")
+# Long enough for production settings (DEBUG is off here too), and public: tests only.
+os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-not-a-secret-" * 3)
 # Each test run has its own queue (worker processes started by tests inherit it), so runs
 # sharing one Redis never take each other's tasks.
 os.environ.setdefault("CELERY_QUEUE", f"catclub-test-{os.getpid()}")

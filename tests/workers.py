@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -50,7 +51,7 @@ class WorkerProcess:
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_SECRET_KEY": "worker-test",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
             "DATABASE_URL": test_database_url(),
             "REDIS_URL": settings.REDIS_URL,
             "CELERY_TASK_ALWAYS_EAGER": "0",

@@ -34,6 +34,7 @@ from games import catalog
 from games.play import errors, levels, services
 from games.play.models import Game, GameStatus, Player
 
+from ..framing import telegram_may_frame
 from . import miniapp
 from .tables import change_token, table_context
 
@@ -164,6 +165,7 @@ def _table_url(pk: int, invite: str = "") -> str:
     return f"{url}?{urlencode({'invite': invite})}" if invite else url
 
 
+@telegram_may_frame
 @require_safe
 @ensure_csrf_cookie
 def table(request, pk: int):
@@ -252,7 +254,7 @@ def move(request, pk: int):
     if player is None:
         return JsonResponse({"ok": False, "message": _("Take a seat first.")}, status=403)
     action = request.POST.get("action", "")
-    key = "web:" + (request.POST.get("key") or uuid.uuid4().hex)[:40]
+    key = f"web:{player.pk}:" + (request.POST.get("key") or uuid.uuid4().hex)[:40]  # per player
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
@@ -321,6 +323,7 @@ def computer(request, pk: int):
 
 
 # -- the Telegram Mini App ----------------------------------------------------------------
+@telegram_may_frame
 @require_safe
 @ensure_csrf_cookie
 def miniapp_entry(request):

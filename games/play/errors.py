@@ -121,3 +121,23 @@ class InviteRequired(GameError):
 class TelegramLobby(GameError):
     code = "telegram_lobby"
     message = _("This game is played in a Telegram group: join it from the group.")
+
+
+class NameInvisible(GameError):
+    code = "name_invisible"
+    message = _("Your name needs at least one visible letter, digit or symbol.")
+
+
+class NameTooLong(GameError):
+    code = "name_too_long"
+    message = _("A name may have at most %(max)d characters.")
+
+
+class NameReserved(GameError):
+    code = "name_reserved"
+    message = _("That name belongs to the computer players; choose another one.")
+
+
+class KeyTaken(GameError):
+    code = "key_taken"
+    message = _("This move's key was already used by another seat; send the move again.")

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import catalog, metrics
 from games.languages import Language, from_telegram
-from games.play import errors, finish, levels, recording
+from games.play import errors, finish, levels, names, recording
 from games.play.finish import notify
 from games.play.models import (
     OPEN_STATUSES,
@@ -57,8 +57,12 @@ Actor = Player | System
 def player_from_telegram(
     telegram_id: int, display_name: str, username: str = "", language_code: str | None = None
 ) -> Player:
-    """The player behind a Telegram user, created on first sight and kept up to date."""
-    defaults = {"display_name": display_name[:128] or str(telegram_id), "username": username or ""}
+    """The player behind a Telegram user, created on first sight and kept up to date. The
+    name is cleaned as a browser's is, but never refused (``names.for_telegram``)."""
+    defaults = {
+        "display_name": names.for_telegram(display_name, username, telegram_id),
+        "username": username or "",
+    }
     player, created = Player.objects.get_or_create(
         telegram_id=telegram_id,
         defaults={**defaults, "language": from_telegram(language_code)},
@@ -74,10 +78,9 @@ def player_from_telegram(
 
 def browser_player(name: str, language: str, player: Player | None = None) -> Player:
     """The player behind a browser: ``player`` (the one its session holds) renamed, or a
-    new one. Browser players have no Telegram account."""
-    name = " ".join(name.split())[:40]
-    if not name:
-        raise errors.NameRequired()
+    new one. Browser players have no Telegram account. A name that breaks a rule of
+    ``games.play.names`` is refused with the reason."""
+    name = names.for_browser(name)
     if language not in Language.values:
         language = settings.LANGUAGE_CODE
     if player is not None and not player.in_telegram:
@@ -384,7 +387,7 @@ def _record_checked(
         # A redelivered update whose first delivery already moved the game on.
         duplicate = Move.objects.filter(game_id=game_id, key=key).first()
         if duplicate is not None:
-            return duplicate, False
+            return _redelivered(duplicate, seat), False
         raise
     # Inside a caller's transaction, a savepoint keeps a duplicate key from breaking it;
     # on its own, the INSERT is its own transaction and needs no BEGIN and COMMIT around it.
@@ -401,8 +404,17 @@ def _record_checked(
             )
     except IntegrityError:
         # A duplicate delivery of the same update: the first one stands.
-        return Move.objects.get(game_id=game_id, key=key), False
+        return _redelivered(Move.objects.get(game_id=game_id, key=key), seat), False
     return move, True
+
+
+def _redelivered(first: Move, seat: Seat) -> Move:
+    """The move first recorded under a key, when this seat sent it: a key is bound to the
+    seat that used it first, so another seat's reuse is refused, never answered as if its
+    move had been recorded."""
+    if first.seat != seat.number:
+        raise errors.KeyTaken()
+    return first
 
 
 def _check_legal(game: Game, number: int, action: str, seen_version: int | None) -> None:

@@ -1,6 +1,7 @@
 """Syncing: triggers collapse, unchanged messages are not edited, blocked players."""
 
 import contextlib
+import secrets
 from unittest import mock
 
 import pytest
@@ -256,7 +257,7 @@ def hold_the_lock_in_another_process(game_id: int, hold: bool) -> None:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DJANGO_SECRET_KEY": "another-process",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DATABASE_URL": database,
         "REDIS_URL": settings.REDIS_URL,
     }

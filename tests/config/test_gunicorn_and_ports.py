@@ -55,7 +55,8 @@ def test_only_the_web_publishes_a_port():
     services = compose()["services"]
     published = {name for name, service in services.items() if service.get("ports")}
     assert published == {"web"}
-    assert services["web"]["ports"] == ["8000:8000"]
+    # On the loopback interface only (issue 25): nobody reaches gunicorn past the proxy.
+    assert services["web"]["ports"] == ["127.0.0.1:8000:8000"]
     for name in ("postgres", "redis", "worker", "beat", "bot"):
         assert "ports" not in services[name] and "expose" not in services[name], name
         assert services[name].get("network_mode") != "host", name

@@ -1,6 +1,7 @@
 """Migrations apply from scratch on SQLite and on PostgreSQL, and none are missing."""
 
 import os
+import secrets
 import subprocess
 import sys
 import uuid
@@ -15,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def manage(*args, **env):
-    full = {**os.environ, "DJANGO_SECRET_KEY": "k", **env}
+    full = {**os.environ, "DJANGO_SECRET_KEY": secrets.token_urlsafe(50), **env}
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=full, capture_output=True, text=True
     )

@@ -2,11 +2,15 @@
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+KEY = secrets.token_urlsafe(50)
 
 PROBE = """
 import json
@@ -43,7 +47,7 @@ def load(tmp_path, **env):
 
 
 def test_embedded_default_is_sqlite_wal_and_in_process_tasks(tmp_path):
-    proc = load(tmp_path, DJANGO_SECRET_KEY="k")
+    proc = load(tmp_path, DJANGO_SECRET_KEY=KEY)
     assert proc.returncode == 0, proc.stderr
     conf = json.loads(proc.stdout)
     assert conf["engine"] == "django.db.backends.sqlite3"
@@ -57,7 +61,7 @@ def test_embedded_default_is_sqlite_wal_and_in_process_tasks(tmp_path):
 def test_service_urls_switch_to_postgres_and_redis(tmp_path):
     proc = load(
         tmp_path,
-        DJANGO_SECRET_KEY="k",
+        DJANGO_SECRET_KEY=KEY,
         DATABASE_URL="postgres://u@db.invalid:5432/catclub",
         REDIS_URL="redis://cache.invalid:6379/0",
     )
@@ -80,7 +84,7 @@ def test_production_requires_a_secret_key(tmp_path):
 def test_production_is_safe_by_default(tmp_path):
     proc = load(
         tmp_path,
-        DJANGO_SECRET_KEY="k",
+        DJANGO_SECRET_KEY=KEY,
         SITE_URL="https://catclub.example",
         DJANGO_ALLOWED_HOSTS="catclub.example",
     )
@@ -95,3 +99,24 @@ def test_debug_allows_local_hosts_without_a_key(tmp_path):
     conf = json.loads(proc.stdout)
     assert conf["debug"] is True and "127.0.0.1" in conf["hosts"]
     assert conf["secure_cookies"] is False
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "x",
+        "k" * 49,  # too short
+        "ab" * 40,  # long, but two characters
+        "django-insecure-" + "a1b2c3d4e5" * 5,  # what startproject writes
+    ],
+)
+def test_production_refuses_a_weak_secret_key(tmp_path, key):
+    proc = load(tmp_path, DJANGO_SECRET_KEY=key)
+    assert proc.returncode != 0
+    assert "ImproperlyConfigured" in proc.stderr
+    assert "DJANGO_SECRET_KEY is too weak for production" in proc.stderr
+
+
+def test_debug_takes_any_key(tmp_path):
+    proc = load(tmp_path, DJANGO_DEBUG="1", DJANGO_SECRET_KEY="x")
+    assert proc.returncode == 0, proc.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -62,7 +63,7 @@ def test_runbot_polls_updates_answers_and_stops(bot_api, tmp_path):
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DJANGO_SECRET_KEY": "e2e-test-key",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.sqlite3'}",
         "REDIS_URL": "",
         "CELERY_TASK_ALWAYS_EAGER": "true",

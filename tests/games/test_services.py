@@ -266,3 +266,31 @@ def test_the_creator_removes_only_computers_and_unreachable_players(lobby):
     Player.objects.filter(pk=bruno.pk).update(reachable=False)
     services.remove_seat(game, bruno_seat, by=anna)
     assert list(game.seats.values_list("player", flat=True)) == [anna.pk]
+
+
+def test_a_key_is_bound_to_the_seat_that_used_it_first(lobby, run_on_commit):
+    """Felix's placement is simultaneous: both people may move. Bob's move under Anna's
+    key is refused, not answered as recorded; Anna's redelivery still gets her move."""
+    game, (anna, bob) = lobby("felix", humans=2, computers=1)
+    run_on_commit(services.start, game, anna)
+    game.refresh_from_db()
+    rules, state = catalog.get("felix").rules, catalog.get("felix").rules.load(game.state)
+    seat = {p: game.seats.get(player=p).number for p in (anna, bob)}
+    assert set(seat.values()) <= set(rules.to_act(state))
+    first = services.submit_move(
+        game.pk, anna, rules.legal_actions(state, seat[anna])[0], "web:k", game.version
+    )
+    with pytest.raises(errors.KeyTaken):
+        services.submit_move(
+            game.pk, bob, rules.legal_actions(state, seat[bob])[0], "web:k", game.version
+        )
+    assert list(Move.objects.filter(game=game, key="web:k").values_list("seat", flat=True)) == [
+        seat[anna]
+    ]
+    again = services.submit_move(game.pk, anna, first.action, "web:k", game.version)
+    assert again.pk == first.pk
+    # Bob's own key is his, whatever Anna sent.
+    services.submit_move(
+        game.pk, bob, rules.legal_actions(state, seat[bob])[0], "web:k2", game.version
+    )
+    assert Move.objects.get(game=game, key="web:k2").seat == seat[bob]
