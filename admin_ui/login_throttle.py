@@ -23,6 +23,8 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from . import clients
+
 log = logging.getLogger(__name__)
 
 
@@ -33,7 +35,7 @@ def cache_key(username: str, address: str) -> str:
 
 
 def client_address(request) -> str:
-    return request.META.get("REMOTE_ADDR", "") if request is not None else ""
+    return clients.client_address(request)
 
 
 def record_failure(key: str) -> None:
