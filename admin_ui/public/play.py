@@ -26,7 +26,6 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from games import catalog
-from games.computers import LEVELS
 from games.play import errors, levels, services
 from games.play.models import Game, GameStatus, Player
 
@@ -104,9 +103,8 @@ def create_table(request):
         )
         computers = min(computers, kind.max_players - 1)
         # One level per computer, in seat order (issue 14); a game without it plays its own.
-        chosen = [params.choice(level, "level", LEVELS) for level in request.POST.getlist("level")][
-            :computers
-        ]
+        asked = request.POST.getlist("level")[:MAX_COMPUTERS]
+        chosen = [params.choice(level, "level", levels.LABELS) for level in asked][:computers]
     except params.BadParameter as exc:
         return _new_table_page(request, exc.message, status=400)
     chosen += [levels.NORMAL] * (computers - len(chosen))
