@@ -20,6 +20,7 @@ counts are per client network (``clients.client_network``), from the trusted pro
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 import uuid
 from collections.abc import Iterator
@@ -104,7 +105,8 @@ def live_connection(request) -> Iterator[None]:
     network = clients.client_network(request)
     keys = [f"limits:live:{network}:{n}" for n in range(limit)]
     mine = uuid.uuid4().hex
-    seconds = settings.TABLE_WAIT_SECONDS + LIVE_GRACE_SECONDS
+    # Whole seconds: Redis expiries are, and a fraction cut to 0 would keep no slot at all.
+    seconds = math.ceil(settings.TABLE_WAIT_SECONDS + LIVE_GRACE_SECONDS)
     taken = cache.get_many(keys)
     # add() is atomic on every cache backend: two requests never hold one slot.
     slot = next((k for k in keys if k not in taken and cache.add(k, mine, seconds)), None)
