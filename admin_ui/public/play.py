@@ -167,15 +167,17 @@ def table(request, pk: int):
 def state(request, pk: int):
     """The table as this viewer sees it, once it differs from ``token`` (long polling).
     ``wait``: at most this many seconds (up to ``TABLE_WAIT_SECONDS``, the default)."""
-    player, refused = _player_or_403(request)
-    if refused:
-        return refused
     seen = params.text(request.GET.get("token"), "token", max_length=MAX_TOKEN)
     limit = settings.TABLE_WAIT_SECONDS
     wait = params.number(request.GET.get("wait"), "wait", maximum=limit, default=limit)
+    deadline = time.monotonic() + wait
     try:
+        # First, so that a poll over the limit costs no query.
         with limits.live_connection(request):
-            return _changed_table(request, pk, player, seen, time.monotonic() + wait)
+            player, refused = _player_or_403(request)
+            if refused:
+                return refused
+            return _changed_table(request, pk, player, seen, deadline)
     except limits.LimitReached as exc:
         return params.refused(request, exc.message, 429)
 
