@@ -272,3 +272,26 @@ def test_on_redis_too(settings, redis_url):
     settings.LIVE_CONNECTIONS_PER_ADDRESS = 3
     assert polls_at_once(12, 3) == 3
     assert polls_at_once(12, 3) == 3
+
+
+@pytest.mark.services
+def test_a_table_page_over_the_limit_says_so_and_follows_once_a_place_is_free(
+    page, live_server, settings
+):
+    from games.play import services
+
+    settings.LIVE_CONNECTIONS_PER_ADDRESS = 1
+    settings.TABLE_WAIT_SECONDS = 1.0
+    game = table(Client())
+    other = held_poll("127.0.0.1")  # another page's long poll holds the one place
+    page.goto(live_server.url + reverse("web:table", args=[game.pk]))
+    page.wait_for_function(
+        f"document.getElementById('toast').textContent.includes({TOO_MANY_PAGES!r})"
+    )
+    other.__exit__(None, None, None)
+    services.add_computer(game)  # the table changes: the refused page, retrying, sees it
+    page.wait_for_function(
+        "document.querySelector('.seats').innerText.includes('Computer 3')", timeout=15000
+    )
+    errors = [p for p in page.problems if "429" not in p]  # the browser logs each refusal
+    assert errors == []
