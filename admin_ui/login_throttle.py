@@ -29,6 +29,8 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.utils.translation import ngettext
 
+from . import clients
+
 log = logging.getLogger(__name__)
 
 
@@ -38,7 +40,7 @@ def cache_key(kind: str, value: str) -> str:
 
 
 def client_address(request) -> str:
-    return request.META.get("REMOTE_ADDR", "") if request is not None else ""
+    return clients.client_address(request)
 
 
 def delay(failures: int) -> float:

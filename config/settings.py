@@ -6,6 +6,7 @@ result backend and cache. Without ``DJANGO_DEBUG`` the settings are production-s
 strong secret key is required and hosts must be listed.
 """
 
+import ipaddress
 from datetime import timedelta
 from pathlib import Path
 
@@ -235,6 +236,29 @@ MINIAPP_MAX_AGE = env.int("MINIAPP_MAX_AGE", default=24 * 3600)
 # --- The web table ----------------------------------------------------------------------
 # How long a page's long poll waits for its table to change before it asks again.
 TABLE_WAIT_SECONDS = env.float("TABLE_WAIT_SECONDS", default=20.0)
+if not 0 <= TABLE_WAIT_SECONDS <= 60:
+    raise ImproperlyConfigured("TABLE_WAIT_SECONDS must be between 0 and 60.")
+
+# --- Limits of the public site (admin_ui/limits.py, README "Limits") ------------------
+# Defaults a person playing never meets; 0 turns a rate or connection limit off.
+# Tables created per hour by one session, and by one client address (a household or an
+# office behind one address counts together).
+TABLES_PER_HOUR_PER_SESSION = env.int("TABLES_PER_HOUR_PER_SESSION", default=30)
+TABLES_PER_HOUR_PER_ADDRESS = env.int("TABLES_PER_HOUR_PER_ADDRESS", default=120)
+# Table pages following their game (each holds one long poll open) at once per address.
+LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=16)
+# Hard computers at a table whose creator is not signed in through Telegram (a browser
+# visitor): a hard computer searches at each decision, and an abandoned table is played on
+# by its computers. One still gives a visitor a strong opponent.
+HARD_COMPUTERS_UNSIGNED = env.int("HARD_COMPUTERS_UNSIGNED", default=1)
+# The proxies in front of the site whose X-Forwarded-For is believed (networks, comma
+# separated: "127.0.0.1/32,172.16.0.0/12"); empty, the client is REMOTE_ADDR
+# (admin_ui/clients.py). Behind a proxy, name it: otherwise every visitor has its address.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+try:
+    [ipaddress.ip_network(n, strict=False) for n in TRUSTED_PROXIES]
+except ValueError as exc:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES: {exc}") from exc
 
 # --- Games ----------------------------------------------------------------------------
 # Seconds a seat has to act, per game: the catalog's figure unless TURN_SECONDS_<GAME> says

@@ -23,6 +23,7 @@ from games.leagues.models import League
 from games.play.models import Game, GameStatus
 from games.ratings import standings
 
+from ..params import strict
 from . import paging
 from .players import public_players
 
@@ -90,6 +91,7 @@ def _day_start(day: date) -> datetime:
 
 
 @require_safe
+@strict
 def game_list(request):
     leagues = list(League.objects.only("pk", "slug", "name").order_by("name"))
     form = ArchiveFilters(request.GET, leagues)
@@ -101,8 +103,8 @@ def game_list(request):
         games.select_related("league").prefetch_related(standings.seats_prefetch()),
         "started_at",
         descending=True,
-        after=paging.cursor(request.GET.get("after")),
-        before=paging.cursor(request.GET.get("before")),
+        after=paging.cursor(request, "after"),
+        before=paging.cursor(request, "before"),
         query=query,
     )
     player = form.cleaned_data.get("player")

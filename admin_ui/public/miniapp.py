@@ -47,12 +47,21 @@ def sign(fields: dict[str, str], bot_token: str) -> str:
     return hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
 
 
+# Telegram's initData is well under a kilobyte; anything far longer is not from Telegram.
+MAX_LENGTH = 16 * 1024
+
+
 def validate(raw: str | None, bot_token: str, max_age: int, now: float | None = None) -> InitData:
     if not raw or not bot_token:
         raise InvalidInitData("no initData")
+    if len(raw) > MAX_LENGTH:
+        raise InvalidInitData("initData too long")
     fields = dict(parse_qsl(raw, keep_blank_values=True, strict_parsing=False))
     given = fields.pop("hash", "")
-    if not given or not hmac.compare_digest(sign(fields, bot_token), given):
+    # compare_digest takes str of ASCII only (TypeError otherwise): Telegram's hash is hex.
+    if not given or not given.isascii():
+        raise InvalidInitData("bad signature")
+    if not hmac.compare_digest(sign(fields, bot_token), given):
         raise InvalidInitData("bad signature")
     try:
         auth_date = int(fields["auth_date"])
@@ -64,7 +73,7 @@ def validate(raw: str | None, bot_token: str, max_age: int, now: float | None = 
             username=str(user.get("username", "")),
             language_code=str(user.get("language_code", "")),
         )
-    except (KeyError, ValueError, TypeError) as exc:
+    except (KeyError, ValueError, TypeError, OverflowError) as exc:
         raise InvalidInitData("incomplete initData") from exc
     if (now if now is not None else time.time()) - auth_date > max_age:
         raise InvalidInitData("expired")

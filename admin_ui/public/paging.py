@@ -14,7 +14,11 @@ from urllib.parse import urlencode
 
 from django.db.models import Expression, F, Q, QuerySet, Subquery
 
+from .. import params
+
 PAGE_SIZE = 25
+# Primary keys are 64-bit at most.
+MAX_CURSOR = 2**63 - 1
 
 
 @dataclass
@@ -42,9 +46,10 @@ class Page:
         return "?" + urlencode({**self.query, **mark})
 
 
-def cursor(value: str | None) -> int | None:
-    """A cursor from the address; anything else than a positive number is no cursor."""
-    return int(value) if value and value.isdigit() and len(value) < 19 else None
+def cursor(request, name: str) -> int | None:
+    """The cursor ``name`` (``after`` or ``before``) of the address, if any; one that is
+    not a row's primary key raises ``params.BadParameter`` (a 400 in a strict view)."""
+    return params.integer(request.GET.get(name), name, minimum=1, maximum=MAX_CURSOR)
 
 
 def page(

@@ -34,6 +34,7 @@ from games import catalog
 from games.play import errors, levels, services
 from games.play.models import Game, GameStatus, Player
 
+from .. import limits, params
 from ..framing import telegram_may_frame
 from . import miniapp
 from .tables import change_token, table_context
@@ -43,6 +44,13 @@ SESSION_KEY = "catclub_player"
 SESSION_AUTH_DATE = "catclub_auth_date"
 POLL_SECONDS = 0.1
 MAX_COMPUTERS = 5
+# Bounds of what a page sends: a change token and a move (its action and its key).
+MAX_TOKEN = 100
+MAX_ACTION = 500
+MAX_KEY = 40
+# Seat numbers and game ids as the database stores them.
+MAX_SEAT = 2**15 - 1
+MAX_ID = 2**63 - 1
 # What a visitor who is not the table's actor gets: who acts is refused before anything
 # changes (games.play.services), and the page says why.
 REFUSALS = (errors.NotAllowed, errors.InviteRequired, errors.TelegramLobby)
@@ -110,44 +118,58 @@ def _player_or_403(request):
 
 
 # -- the sandbox ------------------------------------------------------------------------
-@require_safe
-def new_table(request):
-    player = session_player(request)
+def _new_table_page(request, error: str = "", status: int = 200):
+    """The new table form, with ``error`` above it when the last one was refused."""
     return render(
         request,
         "web/play_new.html",
         {
             "games": [(kind, bool(levels.offered(kind))) for kind in catalog.all_games()],
-            "player": player,
+            "player": session_player(request),
             "computers": range(1, MAX_COMPUTERS + 1),
             "levels": levels.CHOICES,
+            "error": error,
         },
+        status=status,
     )
+
+
+@require_safe
+def new_table(request):
+    return _new_table_page(request)
 
 
 @require_POST
 def create_table(request):
-    slug = request.POST.get("game", "")
     try:
-        kind = catalog.get(slug)
-        computers = int(request.POST.get("computers", "0"))
-    except (catalog.UnknownGame, ValueError):
-        return redirect("web:play")
-    computers = max(0, min(computers, kind.max_players - 1, MAX_COMPUTERS))
-    # One level per computer, in seat order (issue 14); a game without it plays its own.
-    chosen = request.POST.getlist("level")[:computers]
-    chosen += [levels.NORMAL] * (computers - len(chosen))
-    try:
-        player = services.browser_player(
-            request.POST.get("name", ""), translation.get_language(), session_player(request)
+        kind = catalog.get(params.choice(request.POST.get("game"), "game", catalog.slugs()))
+        computers = params.integer(
+            request.POST.get("computers"), "computers", maximum=MAX_COMPUTERS, default=0
         )
-        game = services.create_lobby(None, kind.slug, player)
-        for level in chosen:
-            services.add_computer(game, levels.strategy_for(kind, level), by=player)
-        if 1 + computers >= kind.min_players and request.POST.get("friends") != "1":
-            services.start(game, by=player)
+        computers = min(computers, kind.max_players - 1)
+        # One level per computer, in seat order (issue 14); a game without it plays its own.
+        asked = request.POST.getlist("level")[:MAX_COMPUTERS]
+        chosen = [params.choice(level, "level", levels.LABELS) for level in asked][:computers]
+    except params.BadParameter as exc:
+        return _new_table_page(request, exc.message, status=400)
+    chosen += [levels.NORMAL] * (computers - len(chosen))
+    strategies = [levels.strategy_for(kind, level) for level in chosen]
+    me = session_player(request)
+    try:
+        limits.check_hard_computers(me, strategies.count("hard"))
+        with limits.table_creation(request):
+            player = services.browser_player(
+                request.POST.get("name", ""), translation.get_language(), me
+            )
+            game = services.create_lobby(None, kind.slug, player)
+            for strategy in strategies:
+                services.add_computer(game, strategy, by=player)
+            if 1 + computers >= kind.min_players and request.POST.get("friends") != "1":
+                services.start(game, by=player)
+    except limits.LimitReached as exc:
+        return _new_table_page(request, exc.message, status=429)
     except errors.GameError as exc:
-        return render(request, "web/play_new.html", {"error": str(exc)}, status=400)
+        return _new_table_page(request, str(exc), status=400)
     bind(request, player)
     return redirect("web:table", pk=game.pk)
 
@@ -216,18 +238,26 @@ def _refused(request, pk: int, exc: errors.GameError, invite: str = ""):
 
 
 @require_GET
+@params.strict
 def state(request, pk: int):
-    """The table as this viewer sees it, once it differs from ``token`` (long polling)."""
-    player, refused = _player_or_403(request)
-    if refused:
-        return refused
-    seen = request.GET.get("token", "")
+    """The table as this viewer sees it, once it differs from ``token`` (long polling).
+    ``wait``: at most this many seconds (up to ``TABLE_WAIT_SECONDS``, the default)."""
+    seen = params.text(request.GET.get("token"), "token", max_length=MAX_TOKEN)
     limit = settings.TABLE_WAIT_SECONDS
-    try:
-        wait = min(float(request.GET.get("wait", limit)), limit)
-    except ValueError:
-        wait = limit
+    wait = params.number(request.GET.get("wait"), "wait", maximum=limit, default=limit)
     deadline = time.monotonic() + wait
+    try:
+        # First, so that a poll over the limit costs no query.
+        with limits.live_connection(request):
+            player, refused = _player_or_403(request)
+            if refused:
+                return refused
+            return _changed_table(request, pk, player, seen, deadline)
+    except limits.LimitReached as exc:
+        return params.refused(request, exc.message, 429)
+
+
+def _changed_table(request, pk: int, player: Player | None, seen: str, deadline: float):
     while True:
         row = (
             Game.objects.filter(pk=pk)
@@ -247,18 +277,17 @@ def state(request, pk: int):
 
 
 @require_POST
+@params.strict
 def move(request, pk: int):
     player, refused = _player_or_403(request)
     if refused:
         return refused
     if player is None:
         return JsonResponse({"ok": False, "message": _("Take a seat first.")}, status=403)
-    action = request.POST.get("action", "")
-    key = f"web:{player.pk}:" + (request.POST.get("key") or uuid.uuid4().hex)[:40]  # per player
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
+    action = params.text(request.POST.get("action"), "action", max_length=MAX_ACTION)
+    key = params.text(request.POST.get("key"), "key", max_length=MAX_KEY)
+    key = f"web:{player.pk}:" + (key or uuid.uuid4().hex)  # per player: see KeyTaken
+    version = params.integer(request.POST.get("version"), "version", maximum=MAX_ID)
     with translation.override(player.language if player.in_telegram else None):
         try:
             services.submit_move(pk, player, action, key, version)
@@ -299,6 +328,7 @@ def start(request, pk: int):
 
 
 @require_POST
+@params.strict
 def computer(request, pk: int):
     """The creator's lobby choices about computers (issue 14): a ``seat`` changes that
     computer's level; without one, a computer sits down at the ``level`` chosen."""
@@ -307,16 +337,21 @@ def computer(request, pk: int):
     if refused:
         return refused
     level = request.POST.get("level", "")
+    seat = params.integer(request.POST.get("seat"), "seat", maximum=MAX_SEAT)
     try:
         if level not in levels.offered(game.kind):
             raise errors.GameError()
-        seat = request.POST.get("seat")
+        if levels.strategy_for(game.kind, level) == "hard":
+            others = game.seats.filter(player__isnull=True, strategy="hard")
+            if seat is not None:
+                others = others.exclude(number=seat)
+            limits.check_hard_computers(player, others.count() + 1)
         if seat is None:
             services.add_computer(game, levels.strategy_for(game.kind, level), by=player)
         else:
-            services.set_computer_level(game, int(seat), level, by=player)
-    except ValueError:
-        request.session["play_error"] = str(errors.GameError())
+            services.set_computer_level(game, seat, level, by=player)
+    except limits.LimitReached as exc:
+        request.session["play_error"] = exc.message
     except errors.GameError as exc:
         return _refused(request, pk, exc)
     return redirect("web:table", pk=pk)
@@ -347,6 +382,10 @@ def miniapp_signin(request):
     )
     bind(request, player, data.auth_date)
     target = reverse("web:play")
-    if data.start_param.isdigit() and Game.objects.filter(pk=int(data.start_param)).exists():
-        target = reverse("web:table", args=[int(data.start_param)])
+    try:
+        wanted = params.integer(data.start_param, "start_param", minimum=1, maximum=MAX_ID)
+    except params.BadParameter:  # Telegram passes any text: a link not to a table
+        wanted = None
+    if wanted is not None and Game.objects.filter(pk=wanted).exists():
+        target = reverse("web:table", args=[wanted])
     return JsonResponse({"url": target})

@@ -18,6 +18,7 @@ from games.leagues.models import League, Season
 from games.play.models import Player, Seat
 from games.ratings.models import Rating, RatingChange
 
+from ..params import strict, text
 from . import paging
 
 SEARCH_MAX = 64
@@ -43,10 +44,12 @@ def _games_played() -> Subquery:
 
 
 @require_safe
+@strict
 def player_list(request):
     """Everyone who has played, A to Z, or those whose name contains the search
     (case-insensitive). One query per page."""
-    search = request.GET.get("q", "").strip()[:SEARCH_MAX]
+    # A longer search is cut, not refused: it is what a person typed.
+    search = text(request.GET.get("q"), "q", max_length=10 * SEARCH_MAX).strip()[:SEARCH_MAX]
     rows = public_players().annotate(n_games=_games_played())
     if search:
         rows = rows.filter(display_name__icontains=search)
@@ -54,8 +57,8 @@ def player_list(request):
         rows,
         Lower("display_name"),
         descending=False,
-        after=paging.cursor(request.GET.get("after")),
-        before=paging.cursor(request.GET.get("before")),
+        after=paging.cursor(request, "after"),
+        before=paging.cursor(request, "before"),
         query={"q": search} if search else {},
     )
     context = {"page": page, "search": search}
@@ -63,6 +66,7 @@ def player_list(request):
 
 
 @require_safe
+@strict
 def leaderboard(request, slug: str | None = None):
     """One game's ratings, best first: overall (every league's games and the games
     outside leagues), or a league's full standings with ``?league=<slug>`` (and
@@ -91,8 +95,8 @@ def leaderboard(request, slug: str | None = None):
         ),
         "ordinal",
         descending=True,
-        after=paging.cursor(request.GET.get("after")),
-        before=paging.cursor(request.GET.get("before")),
+        after=paging.cursor(request, "after"),
+        before=paging.cursor(request, "before"),
         query=scope,
     )
     _rank(ratings, page.items)
@@ -109,7 +113,7 @@ def leaderboard(request, slug: str | None = None):
 
 def _scope(params) -> tuple[League | None, Season | None]:
     """The league (and season) a leaderboard is limited to; none for the overall one."""
-    slug = params.get("league")
+    slug = text(params.get("league"), "league", max_length=100)
     if not slug:
         return None, None
     league = League.objects.filter(slug=slug).prefetch_related("seasons").first()

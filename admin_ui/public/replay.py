@@ -22,6 +22,7 @@ from games.play.replay import applied_moves, views
 from games.play.table import seen_by
 from games.ratings import standings
 
+from .. import params
 from .tables import web_module
 
 log = logging.getLogger(__name__)
@@ -191,13 +192,23 @@ def back(game: Game) -> str:
     return art.back_svg(game.game_type, "", str(_("Face-down card")))
 
 
-def follow(game: Game, data: dict | None, since: str) -> dict[str, Any]:
+# A step number from the address: no game has more steps than this.
+MAX_STEP = 10**6
+
+
+def since_param(raw: str | None) -> int:
+    """The ``since`` of a following page's address (``params.BadParameter`` if it is no
+    step number)."""
+    return params.integer(raw, "since", maximum=MAX_STEP, default=0)
+
+
+def follow(game: Game, data: dict | None, since: int) -> dict[str, Any]:
     """What a page following a running game asks for: the steps from ``since`` on (all of
     them once the game is over: its hands are shown from the first step), with the art of
     their cards."""
     if data is None:
         return {"status": game.status, "from": 0, "steps": [], "cards": {}}
-    start = int(since) if since.isdigit() and not data["reveal"] else 0
+    start = since if not data["reveal"] else 0
     steps = data["steps"][start:]
     return {
         "status": game.status,

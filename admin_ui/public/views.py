@@ -16,6 +16,7 @@ from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
 
+from ..params import strict
 from . import learn, profiles, replay, tables
 
 RECENT = 10
@@ -141,6 +142,7 @@ def player_detail(request, pk: int):
 
 
 @require_safe
+@strict
 def game_detail(request, pk: int):
     """A game's page. A running game shows the live table as a spectator sees it (followed
     by long polling, as the web table is) above the replay so far, which follows it too
@@ -156,7 +158,8 @@ def game_detail(request, pk: int):
         raise Http404(_("There is no such game."))
     data = replay.payload(game)
     if request.GET.get("format") == "json":
-        return JsonResponse(replay.follow(game, data, request.GET.get("since", "")))
+        since = replay.since_param(request.GET.get("since"))
+        return JsonResponse(replay.follow(game, data, since))
     seats = standings.seat_lines(game)
     decision = RatedGame.objects.filter(game=game).first()
     changes = {

@@ -21,8 +21,8 @@ def seated_client(player) -> Client:
 def test_two_players_sending_the_same_key_both_move(db, django_capture_on_commit_callbacks):
     anna, bob = services.browser_player("Anna", "en"), services.browser_player("Bob", "en")
     game = services.create_lobby(None, "felix", anna)
-    services.join(game, bob)
-    services.add_computer(game)
+    services.join(game, bob, game.invite)
+    services.add_computer(game, by=anna)
     with django_capture_on_commit_callbacks(execute=True):
         services.start(game, anna)
     game.refresh_from_db()

@@ -99,7 +99,7 @@ def test_a_replay_plays_to_its_end_and_follows_the_keys_and_links(page, live_ser
     page.keyboard.press(" ")  # space plays
     assert play.get_attribute("aria-label") == "Pause"
     counter_shows(page, last, last)
-    page.wait_for_function("document.querySelector('[data-go=play]').ariaLabel === 'Play'")
+    page.wait_for_function("() => document.querySelector('[data-go=play]').ariaLabel === 'Play'")
     assert page.locator(".replay .board .notice").inner_text() == "Game over"
     # Every step is headed by a sentence, never by an engine's code.
     for step in (1, 2, last):
@@ -120,7 +120,7 @@ def test_the_step_sentence_is_in_the_pages_language(page, live_server, language)
     with page.expect_navigation():
         page.select_option("#lang", language)
     page.goto(f"{live_server.url}/games/{game.pk}/#step-2")
-    page.wait_for_function("location.hash === '#step-2'")
+    page.wait_for_function("() => location.hash === '#step-2'")
     with translation.override(language):
         said = replay.build(game)["steps"][2]["text"]
     with translation.override("en"):

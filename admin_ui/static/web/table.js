@@ -85,6 +85,14 @@
     bind();
     document.dispatchEvent(new CustomEvent("catclub:table", { detail: { token: token } }));
   }
+  // Too many pages open from this connection (429), or a server that is not answering:
+  // wait longer after each refusal (2 s doubling to a minute, a little random so that the
+  // pages of one connection do not all come back at once), then follow again.
+  let backoff = 0;
+  function pause() {
+    backoff = Math.min(backoff ? backoff * 2 : 2000, 60000);
+    return new Promise((ok) => setTimeout(ok, backoff * (0.75 + Math.random() / 2)));
+  }
   async function follow() {
     for (;;) {
       try {
@@ -92,6 +100,14 @@
           headers: headers(), credentials: "same-origin",
         });
         if (r.status === 403) { toast(await r.text()); return; }
+        if (r.status === 429) {
+          const refused = await r.json().catch(() => ({}));
+          toast(refused.message || r.statusText);
+          await pause();
+          continue;
+        }
+        if (!r.ok) { await pause(); continue; }
+        backoff = 0;
         const data = await r.json();
         if (data.token !== token) {
           token = data.token;
@@ -99,7 +115,7 @@
           show(data.html);
         }
       } catch (e) {
-        await new Promise((ok) => setTimeout(ok, 2000));
+        await pause();
       }
     }
   }

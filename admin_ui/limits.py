@@ -1,0 +1,142 @@
+"""The limits of the public site, each set in config/settings.py from the environment with
+a default that a person playing never meets (README: "Limits"):
+
+- tables created per hour, per session (``TABLES_PER_HOUR_PER_SESSION``) and per client
+  address (``TABLES_PER_HOUR_PER_ADDRESS``);
+- long polls of the table (``/play/<id>/state/``) open at once per client address
+  (``LIVE_CONNECTIONS_PER_ADDRESS``);
+- hard computers at a table whose creator is not signed in through Telegram
+  (``HARD_COMPUTERS_UNSIGNED``): a hard computer searches for each decision, and a table
+  abandoned by a browser visitor is played on by its computers.
+
+A limit reached raises ``LimitReached``, whose message the view shows (429), and nothing
+is done. The per-address counts live in Django's default cache: Redis in production,
+shared by every web process; on the embedded default the process's memory, which is right
+there because one process (Django's threaded server) serves the whole site. The per-session
+count lives in the session, so that it follows a session whose key is rotated. Address
+counts are per client network (``clients.client_network``), from the trusted proxy only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+import uuid
+from collections.abc import Iterator
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from . import clients
+
+HOUR = 3600
+# Creation times of this session's tables in the last hour.
+SESSION_TABLES = "catclub_tables_created"
+# A live connection's slot outlives the longest poll by this much, so that a slot whose
+# process died with it frees itself soon after.
+LIVE_GRACE_SECONDS = 30
+
+
+class LimitReached(Exception):
+    """A limit of the site; ``message`` says which, in the visitor's language."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _take(key: str, limit: int, seconds: int) -> bool:
+    """Count one in the window ``key`` (created with its expiry by the first count);
+    False when it was full."""
+    cache.add(key, 0, timeout=seconds)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # it expired between the two calls
+        cache.add(key, 1, timeout=seconds)
+        count = 1
+    return count <= limit
+
+
+def _give_back(key: str) -> None:
+    with contextlib.suppress(ValueError):
+        cache.decr(key)
+
+
+@contextlib.contextmanager
+def table_creation(request) -> Iterator[None]:
+    """Around the creation of a table: refused when this session or this client address
+    made too many tables in the last hour; counted when the block ends without error."""
+    now = time.time()
+    recent = [t for t in request.session.get(SESSION_TABLES, []) if now - HOUR < t <= now]
+    per_session = settings.TABLES_PER_HOUR_PER_SESSION
+    per_address = settings.TABLES_PER_HOUR_PER_ADDRESS
+    too_many = LimitReached(
+        _("You have set up many tables in the last hour. Please play those, or wait a while.")
+    )
+    if per_session and len(recent) >= per_session:
+        raise too_many
+    key = None
+    if per_address:
+        hour = int(now // HOUR)
+        key = f"limits:tables:{clients.client_network(request)}:{hour}"
+        if not _take(key, per_address, HOUR + 60):
+            raise too_many
+    try:
+        yield
+    except BaseException:
+        if key:  # nothing was made: it does not count
+            _give_back(key)
+        raise
+    request.session[SESSION_TABLES] = [*recent, now]
+
+
+@contextlib.contextmanager
+def live_connection(request) -> Iterator[None]:
+    """One of the client address's ``LIVE_CONNECTIONS_PER_ADDRESS`` slots for the length
+    of a long poll, refused when all are taken. The slot is freed when the block ends,
+    whatever happens in it, and expires by itself if its process dies."""
+    limit = settings.LIVE_CONNECTIONS_PER_ADDRESS
+    if not limit:
+        yield
+        return
+    network = clients.client_network(request)
+    keys = [f"limits:live:{network}:{n}" for n in range(limit)]
+    mine = uuid.uuid4().hex
+    # Whole seconds: Redis expiries are, and a fraction cut to 0 would keep no slot at all.
+    seconds = math.ceil(settings.TABLE_WAIT_SECONDS + LIVE_GRACE_SECONDS)
+    taken = cache.get_many(keys)
+    # add() is atomic on every cache backend: two requests never hold one slot.
+    slot = next((k for k in keys if k not in taken and cache.add(k, mine, seconds)), None)
+    if slot is None:
+        raise LimitReached(
+            _("Too many pages of tables are open from your connection. Close some, please.")
+        )
+    try:
+        yield
+    finally:
+        if cache.get(slot) == mine:  # not a later request's, after this one's expired
+            cache.delete(slot)
+
+
+def hard_computers_allowed(player) -> int | None:
+    """How many hard computers a table of ``player`` may have (None: no limit)."""
+    if player is not None and player.in_telegram:
+        return None
+    return settings.HARD_COMPUTERS_UNSIGNED
+
+
+def check_hard_computers(player, hard: int) -> None:
+    """Refuse a table of ``player`` with ``hard`` hard computers when that is too many."""
+    allowed = hard_computers_allowed(player)
+    if allowed is not None and hard > allowed:
+        raise LimitReached(
+            ngettext(
+                "Without signing in through Telegram a table may have %(count)d hard computer.",
+                "Without signing in through Telegram a table may have %(count)d hard computers.",
+                allowed,
+            )
+            % {"count": allowed}
+        )
