@@ -14,6 +14,7 @@ each ``state`` request waits, up to ``TABLE_WAIT_SECONDS``, for the table to cha
 
 from __future__ import annotations
 
+import functools
 import time
 import uuid
 from urllib.parse import urlencode
@@ -27,7 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.csrf import csrf_exempt, csrf_protect, ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from games import catalog
@@ -40,6 +41,7 @@ from . import miniapp
 from .tables import change_token, table_context
 
 SESSION_KEY = "catclub_player"
+INIT_DATA_HEADER = "X-Telegram-Init-Data"
 # When Telegram signed the ``initData`` the Mini App signed in with (its ``auth_date``).
 SESSION_AUTH_DATE = "catclub_auth_date"
 POLL_SECONDS = 0.1
@@ -96,7 +98,7 @@ def acting_player(request) -> Player | None:
     """The player a request acts for. A Mini App request carries Telegram's ``initData``
     (checked every time: a forged or expired one is refused); a browser's comes from its
     session (a Telegram sign-in there expires as ``initData`` does)."""
-    raw = request.headers.get("X-Telegram-Init-Data")
+    raw = request.headers.get(INIT_DATA_HEADER)
     if raw is None:
         return _bound_player(request)
     data = miniapp.validate(raw, settings.TELEGRAM_BOT_TOKEN, settings.MINIAPP_MAX_AGE)
@@ -104,6 +106,26 @@ def acting_player(request) -> Player | None:
     return services.player_from_telegram(
         user.id, user.display_name, user.username, user.language_code
     )
+
+
+def csrf_unless_init_data(view):
+    """CSRF protection for what a session authenticates, not for what ``initData`` does.
+
+    Telegram's web clients open a Mini App in a cross-site iframe, where the browser keeps
+    no cookie of ours (neither the session nor the CSRF token). A request that carries
+    ``X-Telegram-Init-Data`` acts only for the Telegram user Telegram signed it for, and a
+    page of another site cannot add that header without a CORS preflight, which nothing
+    here grants: so it needs no CSRF token. Without the header, the session acts, and the
+    CSRF check applies as everywhere else."""
+    protected = csrf_protect(view)
+
+    @functools.wraps(view)
+    def checked(request, *args, **kwargs):
+        if INIT_DATA_HEADER in request.headers:
+            return view(request, *args, **kwargs)
+        return protected(request, *args, **kwargs)
+
+    return csrf_exempt(checked)
 
 
 def _player_or_403(request):
@@ -276,6 +298,7 @@ def _changed_table(request, pk: int, player: Player | None, seen: str, deadline:
     return JsonResponse({"token": t.token, "html": html, "version": t.game.version})
 
 
+@csrf_unless_init_data
 @require_POST
 @params.strict
 def move(request, pk: int):
@@ -366,14 +389,16 @@ def miniapp_entry(request):
     return render(request, "web/miniapp.html")
 
 
+@csrf_unless_init_data
 @require_POST
 def miniapp_signin(request):
-    """The Mini App's sign-in: validated ``initData`` puts its Telegram user in the session
-    and says which table to open (``startapp=<game id>``)."""
+    """The Mini App's sign-in: validated ``initData`` (in its header, or the form's
+    ``init_data`` with a CSRF token) puts its Telegram user in the session and says which
+    table to open (``startapp=<game id>``). In Telegram's web clients the session cookie
+    may not survive the iframe: the table then acts by the header alone."""
+    raw = request.headers.get(INIT_DATA_HEADER) or request.POST.get("init_data")
     try:
-        data = miniapp.validate(
-            request.POST.get("init_data"), settings.TELEGRAM_BOT_TOKEN, settings.MINIAPP_MAX_AGE
-        )
+        data = miniapp.validate(raw, settings.TELEGRAM_BOT_TOKEN, settings.MINIAPP_MAX_AGE)
     except miniapp.InvalidInitData:
         return HttpResponseForbidden(_("This Telegram sign-in is not valid (any more)."))
     user = data.user

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from games.play import services
 from games.play.models import Game, GameStatus, Player, Seat
+from games.play.table import Table
 from tests.factories import PlayerFactory
 from tests.web.test_play import BOT_TOKEN, init_data, new_table
 
@@ -188,3 +189,50 @@ def test_a_mini_app_sign_in_expires_with_its_auth_date(settings):
     app.post(reverse("web:miniapp-signin"), {"init_data": init_data()})
     app.post(url("web:table-start", game))
     assert Game.objects.get(pk=game.pk).status == GameStatus.RUNNING
+
+
+# -- the Mini App in Telegram's web clients: no cookies in a cross-site iframe -------------
+def telegram_table() -> tuple[Game, Player]:
+    """A running Felix table: a browser player's, Tina's (Telegram user 42) and a computer."""
+    game = new_table(Client(), "felix", computers=1, friends=True)
+    tina = services.player_from_telegram(42, "Tina", "", "it")
+    services.join(game, tina, game.invite)
+    services.start(game, by=game.created_by)
+    return Game.objects.get(pk=game.pk), tina
+
+
+def test_a_mini_app_without_cookies_signs_in_and_moves_by_its_header(db):
+    """In a cross-site iframe the browser keeps no cookie of ours, so no CSRF token: a
+    request signed by Telegram's ``initData`` header needs none."""
+    game, tina = telegram_table()
+    app = Client(enforce_csrf_checks=True)  # and no cookie at all
+    header = {"HTTP_X_TELEGRAM_INIT_DATA": init_data(start_param=str(game.pk))}
+    signin = app.post(reverse("web:miniapp-signin"), **header)
+    assert signin.status_code == 200 and signin.json()["url"] == url("web:table", game)
+    action = Table(game).legal(game.seats.get(player=tina).number)[0]
+    moved = app.post(url("web:table-move", game), {"action": action, "version": "0"}, **header)
+    assert moved.status_code == 200 and moved.json()["ok"], moved.content
+
+
+def test_a_session_still_needs_its_csrf_token(db):
+    """Without the header the session acts, and a page of another site could send the
+    session's cookie: the CSRF check stays."""
+    game, tina = telegram_table()
+    app = Client(enforce_csrf_checks=True)
+    app.post(reverse("web:miniapp-signin"), HTTP_X_TELEGRAM_INIT_DATA=init_data())
+    assert app.session.get("catclub_player") == tina.pk
+    forged = app.post(url("web:table-move", game), {"action": "flip", "version": "0"})
+    assert forged.status_code == 403
+    assert not game.moves.exists()
+    forged = app.post(reverse("web:miniapp-signin"), {"init_data": init_data()})
+    assert forged.status_code == 403
+
+
+def test_a_forged_header_is_refused_without_csrf_either(db):
+    game, _tina = telegram_table()
+    app = Client(enforce_csrf_checks=True)
+    forged = init_data(token="not-the-bot-token")
+    answer = app.post(
+        url("web:table-move", game), {"action": "flip"}, HTTP_X_TELEGRAM_INIT_DATA=forged
+    )
+    assert answer.status_code == 403 and not game.moves.exists()

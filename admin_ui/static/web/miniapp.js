@@ -9,12 +9,11 @@
     p.textContent = p.dataset.none || "Open this page from Telegram.";
     return;
   }
-  const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
-  const form = new FormData();
-  form.append("init_data", tg.initData);
+  // initData in its header: inside Telegram's web clients (a cross-site iframe) the page
+  // has no cookie of ours, so no CSRF token; the header needs none (see play.py).
   fetch(p.dataset.url, {
-    method: "POST", body: form, credentials: "same-origin",
-    headers: { "X-CSRFToken": m ? decodeURIComponent(m[1]) : "" },
+    method: "POST", credentials: "same-origin",
+    headers: { "X-Telegram-Init-Data": tg.initData },
   }).then(async (r) => {
     if (!r.ok) { p.textContent = await r.text(); return; }
     location.replace((await r.json()).url);
