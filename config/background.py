@@ -7,7 +7,10 @@ step, or a Telegram sync waiting for its chat's send window, held up every tap o
 group; in the web server it is the request's thread. Here each queue of
 ``CELERY_TASK_ROUTES`` (game work, the Telegram syncs) has one worker thread of its own and
 runs its tasks in the order they were queued, as a solo worker does: one game step at a
-time, a game's steps in order, and a slow sync never delays a step.
+time, a game's steps in order, and a slow sync never delays a step. The syncs' queue has a
+few threads (``TASKS_IN_PROCESS_THREADS``), as it has a few workers with a broker: a sync
+waits for its chat's send window, and one busy group must not hold back the others' tables
+(a game is never synced by two at once: its sync holds a lock, ``bot/sync.py``).
 
 Nothing is lost that a broker would keep: a task that fails is logged, and what it left
 (pending moves, a game whose computers are still to act, a sync) is found again by the
@@ -84,13 +87,14 @@ def _queue(name: str) -> queue.Queue:
         found = _queues.get(name)
         if found is None:
             found = _queues[name] = queue.Queue()
-            thread = threading.Thread(
-                target=_work, args=(found,), name=f"tasks-{name}", daemon=True
-            )
-            thread.start()
             if not _threads:
                 atexit.register(drain)
-            _threads.append(thread)
+            for n in range(settings.TASKS_IN_PROCESS_THREADS.get(name, 1)):
+                thread = threading.Thread(
+                    target=_work, args=(found,), name=f"tasks-{name}-{n}", daemon=True
+                )
+                thread.start()
+                _threads.append(thread)
         return found
 
 
@@ -127,7 +131,8 @@ def idle(timeout: float) -> bool:
 def drain() -> None:
     """At exit: let the queued tasks finish (for a while), then stop the threads."""
     idle(DRAIN_SECONDS)
-    for tasks in list(_queues.values()):
-        tasks.put(None)
+    for name, tasks in list(_queues.items()):
+        for _n in range(settings.TASKS_IN_PROCESS_THREADS.get(name, 1)):
+            tasks.put(None)
     for thread in _threads:
         thread.join(1.0)

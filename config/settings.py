@@ -161,6 +161,13 @@ CELERY_TASK_ROUTES = {
     "games.tasks.*": {"queue": GAMES_QUEUE},
     "bot.tasks.*": {"queue": TELEGRAM_QUEUE},
 }
+# In-process tasks in the background (TASKS_IN_PROCESS): the threads of each queue. Game
+# work has one (one step at a time, in order, as SQLite takes one writer anyway); the syncs
+# a few, as they wait for their chats' send windows.
+TASKS_IN_PROCESS_THREADS = {
+    GAMES_QUEUE: 1,
+    TELEGRAM_QUEUE: env.int("TASKS_IN_PROCESS_SYNC_THREADS", default=4),
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

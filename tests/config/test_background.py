@@ -50,10 +50,11 @@ def test_a_queued_task_runs_on_its_queues_thread_not_the_callers(in_background):
     while len(ran) < 5 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert [n for _thread, n in ran] == [0, 1, 2, 3, 4], "in the order they were queued"
-    assert {thread for thread, _n in ran} == {f"tasks-{background.queue_of('games.tasks.x')}"}
+    assert {thread for thread, _n in ran} == {f"tasks-{background.queue_of('games.tasks.x')}-0"}
     release.set()
     assert background.idle(5)
-    assert ran[-1] == (f"tasks-{background.queue_of('bot.tasks.x')}", "sync")
+    thread, what = ran[-1]
+    assert what == "sync" and thread.startswith(f"tasks-{background.queue_of('bot.tasks.x')}-")
     assert threading.current_thread().name not in {thread for thread, _n in ran}
 
 
@@ -71,7 +72,7 @@ def test_a_moves_step_is_not_run_by_the_submitter(in_background, transactional_d
     tasks.enqueue(42)
     assert time.monotonic() - began < 0.5
     assert entered.wait(5)
-    assert threads == [f"tasks-{background.queue_of('games.tasks.process_game')}"]
+    assert threads == [f"tasks-{background.queue_of('games.tasks.process_game')}-0"]
 
 
 def test_the_test_suite_runs_tasks_at_the_call_site(settings):
