@@ -50,7 +50,16 @@ from games.computers import act, needs_history
 from games.engines import IllegalAction, observations
 from games.play import finish
 from games.play.levels import handover_strategy, level_of
-from games.play.models import AbortReason, Game, GameStatus, ModeratorMove, Move, MoveSource, MoveStatus, Seat
+from games.play.models import (
+    AbortReason,
+    Game,
+    GameStatus,
+    ModeratorMove,
+    Move,
+    MoveSource,
+    MoveStatus,
+    Seat,
+)
 from games.play.recording import legal_by_seat
 from games.play.result import Result
 from games.play.signals import game_updated
