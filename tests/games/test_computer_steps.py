@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 from django.db import connection, connections
+from django.utils import timezone
 
 from games import catalog
 from games.play import processing, services, tasks
@@ -62,6 +64,17 @@ def test_a_table_of_computers_is_played_over_many_bounded_steps(
     assert len(steps) > 3
     assert all(step.applied <= 10 for step in steps)
     assert matches_stored_state(game)
+
+
+def test_the_sweep_finds_a_table_whose_queued_rest_was_lost(
+    transactional_db, settings, monkeypatch
+):
+    settings.COMPUTER_STEP_MOVES = 10
+    game = table_of_computers("smoking_cat", "heuristic", monkeypatch)
+    assert processing.process(game.pk).more  # and the broker lost the rest
+    Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(minutes=1))
+    assert tasks.sweep()["unprocessed"] == 1
+    assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
 
 
 def test_a_steps_time_budget_bounds_it_too(transactional_db, settings, monkeypatch):
