@@ -2,15 +2,29 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, Task
 from celery.signals import task_postrun, task_prerun, worker_process_init
 from django.db.backends.signals import connection_created
 
+from config import background
 from games import logcontext, metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("catclub")
+
+class InProcessTask(Task):
+    """A task that, without a broker, runs on a background thread of its queue rather than
+    at the call site when ``TASKS_IN_PROCESS`` says so (``config/background.py``). A task
+    whose result is awaited (the health ping) still runs at the call site."""
+
+    def apply_async(self, args=None, kwargs=None, task_id=None, **options):
+        if self.ignore_result and background.wanted(self.app):
+            background.submit(self, args, kwargs, options.get("countdown"))
+            return None
+        return super().apply_async(args, kwargs, task_id=task_id, **options)
+
+
+app = Celery("catclub", task_cls=InProcessTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

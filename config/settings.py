@@ -155,8 +155,13 @@ METRICS_FILE = Path(env.str("METRICS_FILE", default=str(SQLITE_PATH.parent / "me
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
-# Without a broker, tasks run in-process at the call site (the embedded default).
+# Without a broker, tasks run in-process (the embedded default): "background" hands each
+# to a thread of its queue (config/background.py), so that no bot handler and no request
+# waits for a game step or a Telegram sync; "eager" runs it at the call site (the tests).
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+TASKS_IN_PROCESS = env.str("TASKS_IN_PROCESS", default="background")
+if TASKS_IN_PROCESS not in ("background", "eager"):
+    raise ImproperlyConfigured("TASKS_IN_PROCESS must be background or eager.")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
@@ -177,6 +182,13 @@ CELERY_TASK_QUEUES = {GAMES_QUEUE: {}, TELEGRAM_QUEUE: {}}
 CELERY_TASK_ROUTES = {
     "games.tasks.*": {"queue": GAMES_QUEUE},
     "bot.tasks.*": {"queue": TELEGRAM_QUEUE},
+}
+# In-process tasks in the background (TASKS_IN_PROCESS): the threads of each queue. Game
+# work has one (one step at a time, in order, as SQLite takes one writer anyway); the syncs
+# a few, as they wait for their chats' send windows.
+TASKS_IN_PROCESS_THREADS = {
+    GAMES_QUEUE: 1,
+    TELEGRAM_QUEUE: env.int("TASKS_IN_PROCESS_SYNC_THREADS", default=4),
 }
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -272,6 +284,11 @@ TIMEOUTS_BEFORE_COMPUTER = env.int("TIMEOUTS_BEFORE_COMPUTER", default=2)
 AUTO_PLAY_SECONDS = env.float("AUTO_PLAY_SECONDS", default=2.0)
 LOBBY_TTL = timedelta(minutes=env.int("LOBBY_TTL_MINUTES", default=30))
 PENDING_MOVE_GRACE = timedelta(seconds=env.float("PENDING_MOVE_GRACE_SECONDS", default=3))
+# What one processing task spends on computers before it queues the rest (issue 25): each
+# batch of cheap moves holds the game's lock (on SQLite, the database's) for no longer than
+# this; a searching computer decides outside the lock, one decision a task at the most.
+COMPUTER_STEP_SECONDS = env.float("COMPUTER_STEP_SECONDS", default=0.05)
+COMPUTER_STEP_MOVES = env.int("COMPUTER_STEP_MOVES", default=50)
 
 # --- Languages ------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -29,6 +29,8 @@ else:
 # The web table's long polls answer sooner, so no request outlives its browser test.
 TABLE_WAIT_SECONDS = 3.0
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-# Tests run tasks in-process unless a test starts a real worker (see tests/conftest.py).
+# Tests run tasks in-process, at the call site, unless a test starts a real worker (see
+# tests/conftest.py) or proves the background threads (tests/config/test_background.py).
 CELERY_TASK_ALWAYS_EAGER = True
+TASKS_IN_PROCESS = "eager"
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405

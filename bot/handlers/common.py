@@ -30,7 +30,10 @@ ADMIN_TTL = 60
 
 
 def db(fn):
-    """Run a synchronous (database) function from a handler, on Django's thread."""
+    """Run a synchronous (database) function from a handler, on Django's thread. One thread
+    serves every handler, so nothing slow may run there: the tasks a handler queues (a game
+    step, a Telegram sync) run elsewhere, on a worker or, on the embedded default, on the
+    background threads of ``config/background.py``, and the tap is answered meanwhile."""
 
     @functools.wraps(fn)
     def fresh(*args, **kwargs):

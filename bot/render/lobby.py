@@ -143,4 +143,8 @@ def replay_url(game: Game) -> str:
 
 
 def cancelled(game: Game) -> str:
-    return join([title(game.game_type, short=True), _("✖ The game was cancelled.")])
+    if game.abort_reason == AbortReason.ABANDONED:
+        why = _("✖ The game was cancelled: its only player stopped playing.")
+    else:
+        why = _("✖ The game was cancelled.")
+    return join([title(game.game_type, short=True), why])

@@ -84,6 +84,8 @@ class AbortReason(models.TextChoices):
     EXPIRED = "expired", _("the lobby expired")
     MOVED = "moved", _("the chat moved, where another game was open")
     MODERATOR = "moderator", _("aborted by a moderator")
+    # A casual table is not played to its end by computers alone (issue 25).
+    ABANDONED = "abandoned", _("cancelled: its only player stopped playing")
 
 
 class Game(models.Model):

@@ -14,6 +14,16 @@ short deadline when a human's only legal action is forced, and the same path pla
 No per-move timer task is queued: with Redis, ETA tasks sit
 unacknowledged in workers and come back after the visibility timeout, and one indexed query
 every couple of seconds finds every overdue game anyway.
+
+Computers never hold the database (issue 25). One ``process`` call plays them within a
+budget (``COMPUTER_STEP_SECONDS`` and ``COMPUTER_STEP_MOVES``) and says when some are left
+(``StepReport.more``: the task queues the rest, so other games' work comes in between).
+Cheap computers act under the lock; a computer that searches (the hard level, or one that
+needs its seat's history) never does: the step stops before it, its decision is made from
+an unlocked read of the game (state and version), and the next locked step applies it only
+if the game is still at that version, or decides again (as lichess's timers re-check). A
+casual table whose last person times out too often is cancelled rather than played to its
+end by computers; in a league the seat is handed to a computer, as it always was.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ import functools
 import json
 import logging
 import random
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -38,8 +49,17 @@ from games import metrics
 from games.computers import act, needs_history
 from games.engines import IllegalAction, observations
 from games.play import finish
-from games.play.levels import handover_strategy
-from games.play.models import Game, GameStatus, ModeratorMove, Move, MoveSource, MoveStatus, Seat
+from games.play.levels import handover_strategy, level_of
+from games.play.models import (
+    AbortReason,
+    Game,
+    GameStatus,
+    ModeratorMove,
+    Move,
+    MoveSource,
+    MoveStatus,
+    Seat,
+)
 from games.play.recording import legal_by_seat
 from games.play.result import Result
 from games.play.signals import game_updated
@@ -49,6 +69,8 @@ log = logging.getLogger(__name__)
 
 # A game in which computers keep acting without end is an engine bug; stop and log it.
 MAX_COMPUTER_ACTIONS = 5_000
+# The level whose players search: up to half a second a decision, never under the lock.
+SEARCHING_LEVEL = "hard"
 
 
 @dataclass
@@ -62,11 +84,81 @@ class StepReport:
     events: list[dict] = field(default_factory=list)
     finished: bool = False
     deadline_changed: bool = False
+    # Computers are left to act: the budget ran out (the caller queues the rest).
+    more: bool = False
+    # The step stopped before a searching computer's turn, at this version: its decision
+    # is made outside the lock.
+    search_at: int | None = None
+
+    def add(self, later: StepReport) -> StepReport:
+        """This report followed by a later step's of the same call."""
+        self.version = later.version
+        self.applied += later.applied
+        self.rejected += later.rejected
+        self.events += later.events
+        self.finished = self.finished or later.finished
+        self.deadline_changed = self.deadline_changed or later.deadline_changed
+        self.more, self.search_at = later.more, later.search_at
+        return self
+
+
+class Budget:
+    """What one ``process`` call may spend on computers: a time and a count. It always
+    allows one move, so that every call makes progress however small the budget."""
+
+    def __init__(self):
+        self.until = time.monotonic() + settings.COMPUTER_STEP_SECONDS
+        self.left = settings.COMPUTER_STEP_MOVES
+        self.used = 0
+
+    def spend(self) -> None:
+        self.used += 1
+        self.left -= 1
+
+    def spent(self) -> bool:
+        return self.used > 0 and (self.left <= 0 or time.monotonic() >= self.until)
+
+
+class NeedsDecision(Exception):
+    """A timeout's stand-in searches and its move was not decided yet: the step is rolled
+    back (it wrote nothing) and the move is decided outside the lock first."""
+
+
+# Locked steps of one call, each after a decision made outside the lock; a game that keeps
+# changing under the decisions is left to the queued rest.
+MAX_DECISIONS_PER_CALL = 5
 
 
 def process(game_id: int, *, timeout_version: int | None = None) -> StepReport | None:
-    """Apply what is pending for a game. ``timeout_version``: a turn timer set at that
-    version has fired; it acts only if the game is still at that version and overdue."""
+    """Apply what is pending for a game, then let computers act within the budget.
+    ``timeout_version``: a turn timer set at that version has fired; it acts only if the
+    game is still at that version and overdue."""
+    budget = Budget()
+    plan: dict[tuple[int, int], str] = {}
+    report = None
+    for _attempt in range(MAX_DECISIONS_PER_CALL + 1):
+        try:
+            step = _locked_step(game_id, timeout_version, plan, budget)
+        except NeedsDecision:
+            step = None
+        else:
+            if step is None or step.search_at is None:
+                return step if report is None else report.add(step)
+            report = step if report is None else report.add(step)
+            if budget.spent():
+                report.more = True
+                return report
+        plan = decide(game_id, timeout_version) or {}  # none: gone or over, as the next step says
+    report = report or StepReport(game_id)
+    report.more = True
+    return report
+
+
+def _locked_step(
+    game_id: int, timeout_version: int | None, plan: dict, budget: Budget
+) -> StepReport | None:
+    """One step under the game's lock, in its own transaction: pending moves, a timer,
+    the computers that do not search (and the decisions in ``plan``), within ``budget``."""
     with transaction.atomic():
         locked = lock_game(game_id)
         if locked is None:
@@ -75,17 +167,38 @@ def process(game_id: int, *, timeout_version: int | None = None) -> StepReport |
         if game.status != GameStatus.RUNNING:
             _reject_all(pending, _("The game is over."))
             return StepReport(game_id, version=game.version, rejected=len(pending))
-        step = Step(game, locked.seats)
-        # Registered first so that the front-ends hear of the move before anyone hears of
-        # the game's end (``finish`` registers its own announcement while saving).
-        transaction.on_commit(lambda: after_commit(game, step.report))
+        step = Step(game, locked.seats, plan=plan, budget=budget)
         step.apply_pending(pending, locked.acted)
         if timeout_version is not None and step.overdue(timeout_version):
             step.time_out()
+            if step.abandoned:
+                finish.abort(game, AbortReason.ABANDONED)
+                step.report.finished = True
+                return step.report
+        # Registered before saving so that the front-ends hear of the move before anyone
+        # hears of the game's end (``finish`` registers its own announcement while saving).
+        transaction.on_commit(lambda: after_commit(game, step.report))
         step.run_computers()
         step.save(pending)
     metrics.moves_processed(step.report, pending)
     return step.report
+
+
+def decide(game_id: int, timeout_version: int | None) -> dict | None:
+    """The moves of the next searching decision, made outside any transaction or lock from
+    the game as it stands: a read of its state and version (the moves before it are
+    decided again on the way, cheaply and alike: each is seeded by version and seat).
+    Returns them by (version, seat); the locked step uses only those at its versions."""
+    game = Game.objects.select_related("league").filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.RUNNING:
+        return None
+    seats = list(Seat.objects.filter(game_id=game_id))
+    step = Step(game, seats, locked=False)
+    if timeout_version is not None and step.overdue(timeout_version):
+        step.time_out()
+    if not step.abandoned:
+        step.run_computers()
+    return step.decided
 
 
 class JSONRows(Aggregate):
@@ -233,8 +346,23 @@ def apply_move(rules, state, move: Move) -> list[dict]:
 class Step:
     """The work of one ``process`` call on one locked game."""
 
-    def __init__(self, game: Game, seats: list[Seat]):
+    def __init__(
+        self,
+        game: Game,
+        seats: list[Seat],
+        *,
+        plan: dict | None = None,
+        budget: Budget | None = None,
+        locked: bool = True,
+    ):
         self.game = game
+        # Decisions made outside the lock, by (version, seat); under the lock a searching
+        # computer plays only these (``decide``), unlocked it searches and notes them here.
+        self.plan = plan or {}
+        self.decided: dict[tuple[int, int], str] = {}
+        self.budget = budget or Budget()
+        self.locked = locked
+        self.abandoned = False  # the casual table's last person timed out for good
         self.kind = game.kind
         self.rules = self.kind.rules
         self.state = self.rules.load(game.state)
@@ -285,20 +413,37 @@ class Step:
         move.events = events
         self.report.events.extend(events)
 
-    def _play_for(self, number: int, source: str, strategy: str) -> None:
-        # Seeded by the game and the version, so a rerun picks the same move; the move is
-        # recorded either way, so replays never depend on this RNG.
-        rng = random.Random(f"{self.game.seed}:{self.report.version}:{number}")
-        player = self.kind.strategy(strategy)
-        history = self.history(number) if needs_history(player) else ()
-        action = act(self.rules, self.state, number, player, rng, history)
+    def searches(self, strategy: str) -> bool:
+        """Whether a strategy searches (too slow to run under the game's lock)."""
+        return level_of(strategy) == SEARCHING_LEVEL or needs_history(self.kind.strategy(strategy))
+
+    def _play_for(self, number: int, source: str, strategy: str) -> bool:
+        """Play a computer's move for a seat. Under the lock, a searching one plays only a
+        decision made outside it: without one, nothing is played and False returned."""
+        at = (self.report.version, number)
+        action = self.plan.get(at)
+        if action is None:
+            searching = self.searches(strategy)
+            if searching and self.locked:
+                return False
+            # Seeded by the game and the version, so a rerun picks the same move; the move
+            # is recorded either way, so replays never depend on this RNG.
+            rng = random.Random(f"{self.game.seed}:{self.report.version}:{number}")
+            player = self.kind.strategy(strategy)
+            history = self.history(number) if needs_history(player) else ()
+            action = act(self.rules, self.state, number, player, rng, history)
+            if searching:
+                self.decided[at] = action
         self._record(number, action, source)
+        return True
 
     def history(self, number: int) -> list[dict]:
         """What ``number`` has seen of this game, in order (for the computers that search):
         the applied moves' events, then this step's."""
         if self._events is None:
-            stored = Move.objects.filter(game_id=self.game.pk, status=MoveStatus.APPLIED)
+            stored = Move.objects.filter(
+                game_id=self.game.pk, status=MoveStatus.APPLIED, seq__lte=self.start_version
+            )
             stored = stored.order_by("seq").values_list("events", flat=True)
             self._events = [ev for events in stored for ev in events]
         return observations([*self._events, *self.report.events], number)
@@ -342,31 +487,60 @@ class Step:
         moves); otherwise a computer plays each waiting human's move for this turn, and
         after too many timeouts in a row the seat is handed to a computer for good."""
         forced = self.forced()
-        for number in self.rules.to_act(self.state):
+        late = [n for n in self.rules.to_act(self.state) if not self.seats[n].is_computer]
+        if self.nobody_left(late, forced):
+            self.abandoned = True
+            return
+        for number in late:
             seat = self.seats[number]
-            if seat.is_computer:
-                continue
             if number in forced:
                 self._record(number, forced[number], MoveSource.AUTO)
                 continue
             # The move played for a late person is the league's level too (issue 14): a
             # hard league does not hand a late player's turn to a weaker stand-in.
             stand_in = handover_strategy(self.game)
-            self._play_for(number, MoveSource.TIMEOUT, stand_in)
+            if not self._play_for(number, MoveSource.TIMEOUT, stand_in):
+                raise NeedsDecision
             seat.timeouts += 1
             if seat.timeouts >= settings.TIMEOUTS_BEFORE_COMPUTER:
                 seat.replaced_by_computer = True
                 seat.strategy = seat.strategy or stand_in
             self.changed_seats.add(number)
 
+    def nobody_left(self, late: list[int], forced: dict[int, str]) -> bool:
+        """Whether this timeout hands the last person's seat of a casual table to a
+        computer: then nobody is left to play with, and the table is cancelled instead
+        (a league's game goes on, its results count)."""
+        if self.game.league_id is not None:
+            return False
+        people = [s for s in self.seats.values() if not s.is_computer]
+        leaving = [
+            n
+            for n in late
+            if n not in forced and self.seats[n].timeouts + 1 >= settings.TIMEOUTS_BEFORE_COMPUTER
+        ]
+        return bool(people) and len(leaving) == len(people)
+
     def run_computers(self) -> None:
+        """Computers act until a person must, within the budget. Under the lock, a
+        searching computer without a decision stops the step (``StepReport.search_at``);
+        unlocked (``decide``), the step stops after the first searching decision."""
         for _round in range(MAX_COMPUTER_ACTIONS):
             acting = self.rules.to_act(self.state)
             bots = [n for n in acting if self.seats[n].is_computer]
             if not bots:
                 return
             for number in bots:
-                self._play_for(number, MoveSource.COMPUTER, self.seats[number].strategy)
+                if self.budget.spent() and (self.report.version, number) not in self.plan:
+                    self.report.more = True
+                    return
+                searched = len(self.decided)
+                if not self._play_for(number, MoveSource.COMPUTER, self.seats[number].strategy):
+                    self.report.search_at = self.report.version
+                    return
+                self.budget.spend()
+                if not self.locked and len(self.decided) > searched:
+                    return
         log.error("game %s: computers did not stop acting", self.game.pk)
 
     def turn_time(self) -> timedelta:

@@ -10,6 +10,8 @@ Task names are fixed so that tasks already queued under them still run after a d
 from __future__ import annotations
 
 import logging
+import threading
+from collections import deque
 
 from celery import shared_task
 from celery.signals import worker_init
@@ -32,6 +34,10 @@ def ping(payload: str = "pong") -> str:
 @shared_task(name="games.tasks.process_game", acks_late=True)
 def process_game(game_id: int, timeout_version: int | None = None) -> int | None:
     report = processing.process(game_id, timeout_version=timeout_version)
+    if report is not None and report.more:
+        # Computers are still to act: the rest is queued behind the work queued meanwhile
+        # (other games' moves), not played in this task (issue 25).
+        enqueue(game_id)
     return report.version if report else None
 
 
@@ -80,10 +86,26 @@ def schedule(task, *args) -> None:
         log.warning("could not queue %s%s; the sweep will retry", task.name, args, exc_info=True)
 
 
+# A task run at the call site (eagerly: the tests, the demo) that queues a game's step must
+# not run it inside its own, a chunk deeper for every chunk of a long game: the steps it
+# queues wait here, in order, for the outermost ``enqueue`` to run them. Queued elsewhere
+# (a broker, a background thread) a step never runs inside ``enqueue``, so this stays empty.
+_local = threading.local()
+
+
 def enqueue(game_id: int) -> None:
     """Queue the game's processor. A broker that is down loses nothing: the moves wait in
     the database and the periodic sweep queues them again."""
-    schedule(process_game, game_id)
+    waiting = getattr(_local, "waiting", None)
+    if waiting is not None:
+        waiting.append(game_id)
+        return
+    _local.waiting = waiting = deque([game_id])
+    try:
+        while waiting:
+            schedule(process_game, waiting.popleft())
+    finally:
+        _local.waiting = None
 
 
 @worker_init.connect

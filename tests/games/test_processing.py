@@ -8,9 +8,18 @@ from django.utils import timezone
 
 from games import catalog
 from games.play import processing, services, tasks
-from games.play.models import Game, GameStatus, ModeratorMove, Move, MoveSource, Seat
+from games.play.models import (
+    AbortReason,
+    Game,
+    GameStatus,
+    ModeratorMove,
+    Move,
+    MoveSource,
+    Seat,
+)
 from games.play.replay import matches_stored_state
 from games.play.signals import game_ended, game_updated
+from tests.factories import LeagueFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -127,19 +136,72 @@ def test_stale_and_duplicate_timers_change_nothing(lobby, run_on_commit):
     assert Move.objects.filter(game=game, source=MoveSource.TIMEOUT).count() == 1
 
 
-def test_repeated_timeouts_hand_the_seat_to_a_computer(lobby, run_on_commit, settings):
+def test_repeated_timeouts_hand_a_league_seat_to_a_computer(lobby, run_on_commit, settings):
     settings.TIMEOUTS_BEFORE_COMPUTER = 2
-    game, (anna,) = started(lobby, run_on_commit, "smoking_cat", 1, 3)
+    league = LeagueFactory(computer_level="normal")
+    game, (anna,) = started_in(lobby, run_on_commit, "smoking_cat", league)
     for _ in range(2):
         game.refresh_from_db()
         overdue(game)
-        processing.process(game.pk, timeout_version=game.version)
+        tasks.process_game(game.pk, game.version)
     seat = Seat.objects.get(game=game, player=anna)
     assert seat.replaced_by_computer and seat.strategy == "heuristic"
     game.refresh_from_db()
-    # With only computers left, the match plays to its end.
+    # With only computers left, a league's match plays to its end (its results count).
     assert game.status == GameStatus.FINISHED
     assert matches_stored_state(game)
+
+
+def started_in(lobby, run_on_commit, game_type, league):
+    game, players = lobby(game_type, humans=1, computers=3, league=league)
+    run_on_commit(services.start, game, players[0])
+    game.refresh_from_db()
+    return game, players
+
+
+def test_a_casual_table_whose_only_person_times_out_twice_is_cancelled(
+    lobby, run_on_commit, settings
+):
+    """Issue 25: not played to its end by computers (minutes of work for nobody)."""
+    settings.TIMEOUTS_BEFORE_COMPUTER = 2
+    ended = []
+
+    def on_end(sender, game_id, status, **kw):
+        ended.append(status)
+
+    game, (anna,) = started_in(lobby, run_on_commit, "smoking_cat", None)
+    game_ended.connect(on_end)
+    try:
+        for _ in range(2):
+            game.refresh_from_db()
+            overdue(game)
+            run_on_commit(tasks.process_game, game.pk, game.version)
+    finally:
+        game_ended.disconnect(on_end)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABORTED
+    assert game.abort_reason == AbortReason.ABANDONED
+    assert ended == [GameStatus.ABORTED]
+    seat = Seat.objects.get(game=game, player=anna)
+    assert seat.timeouts == 1 and not seat.replaced_by_computer
+    # Only the first timeout was played for her: the rest was not played at all.
+    assert Move.objects.filter(game=game, source=MoveSource.TIMEOUT).count() == 1
+
+
+def test_a_casual_table_with_another_person_hands_the_seat_over(lobby, run_on_commit, settings):
+    settings.TIMEOUTS_BEFORE_COMPUTER = 1
+    game, (anna, bruno) = started(lobby, run_on_commit, "felix", 2, 1)
+    rules, state = state_of(game)
+    mine = seat_of(game, anna)
+    action = rules.legal_actions(state, mine)[0]
+    run_on_commit(services.submit_move, game.pk, anna, action, "in-time", game.version)
+    game.refresh_from_db()
+    overdue(game)
+    tasks.process_game(game.pk, game.version)
+    game.refresh_from_db()
+    assert game.status == GameStatus.RUNNING
+    assert Seat.objects.get(game=game, player=bruno).replaced_by_computer
+    assert not Seat.objects.get(game=game, player=anna).replaced_by_computer
 
 
 def test_a_move_in_time_resets_the_timeouts(lobby, run_on_commit):

@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from config import background
 from games import catalog
 from games.leagues.models import League, LeagueMember, Season
 from games.play import services
@@ -41,8 +42,10 @@ class Command(BaseCommand):
         rng = random.Random(seed)
         league, players = demo_league()
         finished = Game.objects.filter(league=league, status=GameStatus.FINISHED).count()
-        for _n in range(max(0, games - finished)):
-            play_to_the_end(new_game(league, players, rng), rng)
+        # Each move is processed before the next is chosen from the table it left.
+        with background.synchronous():
+            for _n in range(max(0, games - finished)):
+                play_to_the_end(new_game(league, players, rng), rng)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo league '{league.name}': "

@@ -3,6 +3,10 @@
 Applies migrations, creates the first admin account when there is none, runs the periodic
 sweep in-process when no broker is configured, starts the bot (long polling) when a token
 is set, and serves the site with Django's server.
+
+Without a broker the site and the bot run their tasks in their own processes, on background
+threads (``TASKS_IN_PROCESS``, ``config/background.py``): a request or a tap never waits for
+a game step or a Telegram sync. What a lost task leaves, this process's sweep finds.
 """
 
 import logging

@@ -1,4 +1,7 @@
-"""``manage.py runbot``: run the bot with long polling (getUpdates)."""
+"""``manage.py runbot``: run the bot with long polling (getUpdates).
+
+Without a broker (``manage.py start`` runs it so) the tasks its handlers queue run in this
+process on background threads (``TASKS_IN_PROCESS``), never on the handlers' thread."""
 
 from django.core.management.base import BaseCommand, CommandError
 from telegram import Update

@@ -1,0 +1,138 @@
+"""Tasks run in this process, without a broker, off their caller's thread: the embedded
+default's "background" in-process mode (``TASKS_IN_PROCESS``, issue 25).
+
+Celery's eager mode runs a task where it is queued. In the bot that is the one thread all
+the handlers' database work shares (``sync_to_async(thread_sensitive=True)``), so a game
+step, or a Telegram sync waiting for its chat's send window, held up every tap of every
+group; in the web server it is the request's thread. Here each queue of
+``CELERY_TASK_ROUTES`` (game work, the Telegram syncs) has one worker thread of its own and
+runs its tasks in the order they were queued, as a solo worker does: one game step at a
+time, a game's steps in order, and a slow sync never delays a step. The syncs' queue has a
+few threads (``TASKS_IN_PROCESS_THREADS``), as it has a few workers with a broker: a sync
+waits for its chat's send window, and one busy group must not hold back the others' tables
+(a game is never synced by two at once: its sync holds a lock, ``bot/sync.py``).
+
+Nothing is lost that a broker would keep: a task that fails is logged, and what it left
+(pending moves, a game whose computers are still to act, a sync) is found again by the
+periodic sweep and ``recover_syncs``, as after a lost task. At exit the queues are given a
+few seconds to drain.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import fnmatch
+import logging
+import queue
+import threading
+
+from django.conf import settings
+from django.db import close_old_connections
+
+log = logging.getLogger(__name__)
+
+# Seconds the queues are given to finish their tasks when the process exits.
+DRAIN_SECONDS = 5.0
+
+_local = threading.local()
+_lock = threading.Lock()
+_queues: dict[str, queue.Queue] = {}
+_threads: list[threading.Thread] = []
+
+
+@contextlib.contextmanager
+def synchronous():
+    """Run the tasks this thread queues at the call site meanwhile (for a command that
+    plays games itself and reads their results at once, such as the demo's)."""
+    before = getattr(_local, "synchronous", False)
+    _local.synchronous = True
+    try:
+        yield
+    finally:
+        _local.synchronous = before
+
+
+def wanted(app) -> bool:
+    """Whether a task queued now goes to a background thread."""
+    return (
+        app.conf.task_always_eager
+        and settings.TASKS_IN_PROCESS == "background"
+        and not getattr(_local, "synchronous", False)
+    )
+
+
+def queue_of(task_name: str) -> str:
+    """The queue a task is routed to (its worker thread), as a broker would route it."""
+    for pattern, route in settings.CELERY_TASK_ROUTES.items():
+        if fnmatch.fnmatchcase(task_name, pattern):
+            return route["queue"]
+    return settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+def submit(task, args, kwargs, countdown: float | None = None) -> None:
+    """Queue ``task`` on its queue's thread (after ``countdown`` seconds, if given)."""
+    item = (task, tuple(args or ()), dict(kwargs or {}))
+    target = _queue(queue_of(task.name))
+    if countdown and countdown > 0:
+        timer = threading.Timer(countdown, target.put, (item,))
+        timer.daemon = True
+        timer.start()
+    else:
+        target.put(item)
+
+
+def _queue(name: str) -> queue.Queue:
+    with _lock:
+        found = _queues.get(name)
+        if found is None:
+            found = _queues[name] = queue.Queue()
+            if not _threads:
+                atexit.register(drain)
+            for n in range(settings.TASKS_IN_PROCESS_THREADS.get(name, 1)):
+                thread = threading.Thread(
+                    target=_work, args=(found,), name=f"tasks-{name}-{n}", daemon=True
+                )
+                thread.start()
+                _threads.append(thread)
+        return found
+
+
+def _work(tasks: queue.Queue) -> None:
+    while True:
+        item = tasks.get()
+        try:
+            if item is None:
+                return
+            task, args, kwargs = item
+            close_old_connections()  # as around a request: a long-lived thread's connection
+            try:
+                task.apply(args, kwargs)
+            except Exception:
+                log.exception("in-process task %s%s failed; the sweep retries", task.name, args)
+        finally:
+            tasks.task_done()
+
+
+def idle(timeout: float) -> bool:
+    """Wait until every queue is empty and its thread idle (at most ``timeout`` s).
+    True if they are."""
+    done = threading.Event()
+
+    def join_all() -> None:
+        for tasks in list(_queues.values()):
+            tasks.join()
+        done.set()
+
+    threading.Thread(target=join_all, daemon=True).start()
+    return done.wait(timeout)
+
+
+def drain() -> None:
+    """At exit: let the queued tasks finish (for a while), then stop the threads."""
+    idle(DRAIN_SECONDS)
+    for name, tasks in list(_queues.items()):
+        for _n in range(settings.TASKS_IN_PROCESS_THREADS.get(name, 1)):
+            tasks.put(None)
+    for thread in _threads:
+        thread.join(1.0)
