@@ -1,4 +1,4 @@
-"""``python -m bench pipeline|soak [options]``: the benchmarks that run the Django project
+"""``python -m bench pipeline|soak|abuse [options]``: the benchmarks that run the Django project
 (the pure ones run on their own: ``python -m bench.engines``, ``python -m bench.arena``)."""
 
 import os
@@ -8,14 +8,14 @@ import django
 
 
 def main(argv: list[str]) -> None:
-    if not argv or argv[0] not in ("pipeline", "soak"):
+    if not argv or argv[0] not in ("pipeline", "soak", "abuse"):
         sys.exit(__doc__)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
     # Imported once Django is set up: the benchmarks import the models.
-    from bench import pipeline, soak
+    from bench import abuse, pipeline, soak
 
-    command = {"pipeline": pipeline.Command, "soak": soak.Command}[argv[0]]
+    command = {"pipeline": pipeline.Command, "soak": soak.Command, "abuse": abuse.Command}[argv[0]]
     command().run_from_argv(["python -m bench", *argv])
 
 
