@@ -144,9 +144,10 @@ class Response:
 
     def json(self) -> dict:
         try:
-            return json.loads(self.body)
+            answer = json.loads(self.body)
         except ValueError:
             return {}
+        return answer if isinstance(answer, dict) else {}
 
 
 class Tally:
@@ -415,52 +416,69 @@ class People:
         client.post("join", join["action"], {**join["fields"], "name": name})
         return table
 
+    def look(self, client: Client, table: int, token: str | None = None) -> dict | None:
+        """The table as the page's long poll brings it (with ``token``: once it differs);
+        None when the answer is no table (an error, a refusal)."""
+        query = "" if token is None else "?" + urllib.parse.urlencode({"token": token})
+        path = f"/play/{table}/state/{query}"
+        answer = client.get("state", path, timeout=WAIT_SECONDS + 25).json()
+        return answer if "html" in answer and "token" in answer else None
+
     def play(self, client: Client, table: int, rng: random.Random) -> None:
         run = self.run
-        state = f"/play/{table}/state/"
-        current = client.get("state", state, timeout=WAIT_SECONDS + 25).json()
-        while run.playing() and current and 'class="final"' not in current.get("html", ""):
+        current = self.look(client, table)
+        failures = 0
+        while run.playing() and failures < 5:
+            if current is None:  # as the page does: wait a little, then look again
+                failures += 1
+                run.stop.wait(2)
+                current = self.look(client, table)
+                continue
+            failures = 0
+            if 'class="final"' in current["html"]:
+                return
             actions = [html.unescape(a) for a in ACTION.findall(current["html"])]
             seen = VERSION.search(current["html"])
             if not actions or seen is None:
-                query = urllib.parse.urlencode({"token": current["token"]})
-                current = client.get("state", f"{state}?{query}", timeout=WAIT_SECONDS + 25).json()
+                current = self.look(client, table, current["token"])
                 continue
             key = uuid.uuid4().hex
             with run.lock:
                 run.normal_keys.add(key)
-            current = self.click(client, state, current["token"], rng.choice(actions), seen, key)
+            action = rng.choice(actions)
+            current = self.click(client, table, current["token"], action, seen.group(1), key)
             time.sleep(rng.uniform(0.2, 0.6))  # a person looks before the next click
 
-    def click(self, client, state: str, token: str, action: str, seen, key: str) -> dict:
+    def click(self, client, table: int, token: str, action: str, seen: str, key: str):
         """A move while the page's long poll waits, as the page sends it; the click counts
         once the poll brings the changed table."""
         answer: dict = {}
 
         def poll() -> None:
-            query = urllib.parse.urlencode({"token": token})
-            answer.update(client.get("state", f"{state}?{query}", timeout=WAIT_SECONDS + 25).json())
-            answer["_at"] = time.perf_counter()
+            answer["table"] = self.look(client, table, token)
+            answer["at"] = time.perf_counter()
 
         waiting = threading.Thread(target=poll, daemon=True)
         waiting.start()
         time.sleep(0.05)  # the poll is in the server before the person clicks
         started = time.perf_counter()
-        fields = {"action": action, "version": seen.group(1), "key": key}
-        moved = client.post("move", state.replace("/state/", "/move/"), fields)
+        fields = {"action": action, "version": seen, "key": key}
+        moved = client.post("move", f"/play/{table}/move/", fields)
         waiting.join()
-        if moved.json().get("ok") and answer.get("token", token) != token:
+        current = answer["table"]
+        if moved.json().get("ok") and current is not None and current["token"] != token:
             with self.run.tally.lock:
-                self.run.tally.clicks.append((answer["_at"] - started) * 1000)
-        return answer
+                self.run.tally.clicks.append((answer["at"] - started) * 1000)
+        return current
 
 
 class Hostile:
     """The hostile clients: ``kind`` by index, each with its own session and address."""
 
-    def __init__(self, run: Run, count: int):
+    def __init__(self, run: Run, count: int, kinds: list[str]):
         self.run = run
         self.count = count
+        self.kinds = kinds
         # The odd long polls each malformed client left running, by client.
         self.tails: dict[int, list[threading.Thread]] = {}
         self.tails_lock = threading.Lock()
@@ -472,7 +490,7 @@ class Hostile:
         ]
 
     def live(self, h: int) -> None:
-        kind = HOSTILE_KINDS[h % len(HOSTILE_KINDS)]
+        kind = self.kinds[h % len(self.kinds)]
         client = Client(self.run.base, self.run.tally, "hostile", f"10.66.{h // 250}.{h % 250 + 1}")
         rng = random.Random(1000 + h)
         getattr(self, kind)(h, client, rng)
@@ -482,38 +500,47 @@ class Hostile:
 
     # a) tables full of hard computers, abandoned at once
     def hard_tables(self, h: int, client: Client, rng: random.Random) -> None:
+        """Five hard computers a table; refused, as many as the site allows and the rest
+        normal ones: every table it may have, abandoned to its computers."""
         slugs = [k.slug for k in catalog.all_games() if "hard" in levels.offered(k)]
         for n in range(10_000):
             if not self.run.playing():
                 return
             if n % 3 == 2:
                 client.fresh()  # a new session: the limits per address must hold too
-            fields = {"game": rng.choice(slugs), "name": f"Hostile {h}", "computers": 5}
-            fields["level"] = ["hard"] * 5
-            r = client.post("hard_tables", "/play/new/", fields)
-            table = table_id(r.url) if r.status == 200 else None
-            if table is not None:
-                with self.run.lock:
-                    self.run.hostile_tables.append(table)
+            slug = rng.choice(slugs)
+            for hard in (5, 1):
+                levels_asked = ["hard"] * hard + [levels.NORMAL] * (5 - hard)
+                fields = {"game": slug, "name": f"Hostile {h}", "computers": 5}
+                r = client.post("hard_tables", "/play/new/", {**fields, "level": levels_asked})
+                table = table_id(r.url) if r.status == 200 else None
+                if table is not None:
+                    with self.run.lock:
+                        self.run.hostile_tables.append(table)
+                    break
             self.pause(1.0)
 
     # b) as many long polls as they may hold
     def long_polls(self, h: int, client: Client, rng: random.Random) -> None:
+        """More long polls than the site allows a client, on a lobby of its own (nothing
+        changes there: each poll lasts the longest it may) and on live tables."""
+        fields = {"game": "felix", "name": f"Hostile {h}", "computers": 0, "friends": "1"}
+        own = table_id(client.post("long_polls", "/play/new/", fields).url)
         polls = [
             threading.Thread(
-                target=self.hold, args=(client, random.Random(h * 100 + i)), daemon=True
+                target=self.hold, args=(client, own, random.Random(h * 100 + i)), daemon=True
             )
             for i in range(MAX_POLLS)
         ]
         for poll in polls:
             poll.start()
-            self.pause(0.1)
+            self.pause(0.05)
         for poll in polls:
             poll.join()
 
-    def hold(self, client: Client, rng: random.Random) -> None:
+    def hold(self, client: Client, own: int | None, rng: random.Random) -> None:
         while self.run.playing():
-            table = self.run.live_tables(rng)
+            table = own if own is not None and rng.random() < 0.7 else self.run.live_tables(rng)
             if table is None:
                 self.pause(0.5)
                 continue
@@ -948,9 +975,18 @@ class Command(BaseCommand):
         parser.add_argument("--people", type=int, default=20, help="people playing normally")
         parser.add_argument("--hostile", type=int, default=20, help="hostile clients")
         parser.add_argument("--backend", choices=(*BACKENDS, "both"), default="both")
+        parser.add_argument(
+            "--kinds",
+            default=",".join(HOSTILE_KINDS),
+            help="the hostile clients' kinds, comma-separated (to see which one hurts)",
+        )
 
     def handle(self, *args, **opts):
         backends = BACKENDS if opts["backend"] == "both" else (opts["backend"],)
+        opts["kinds"] = [k for k in opts["kinds"].split(",") if k]
+        unknown = set(opts["kinds"]) - set(HOSTILE_KINDS)
+        if unknown or not opts["kinds"]:
+            raise CommandError(f"--kinds: choose among {', '.join(HOSTILE_KINDS)}")
         if "services" in backends and (
             connection.vendor != "postgresql" or shutil.which("redis-server") is None
         ):
@@ -988,7 +1024,7 @@ class Command(BaseCommand):
         return ok
 
     def play(self, run: Run, site, opts) -> bool:
-        hostile = Hostile(run, opts["hostile"])
+        hostile = Hostile(run, opts["hostile"], opts["kinds"])
         threads = People(run, opts["people"]).threads() + hostile.threads()
         probe = Probe(run, site).thread()
         for thread in [probe, *threads]:
