@@ -309,6 +309,7 @@ class Run:
     normal_keys: set[str] = field(default_factory=set)
     lock_waits: list[float] = field(default_factory=list)
     probe_failures: int = 0
+    bench_cpu: float = 0.0  # seconds of CPU the clients used while they ran
 
     def playing(self) -> bool:
         return not self.stop.is_set() and time.monotonic() < self.deadline
@@ -956,11 +957,10 @@ def hostile_costs(run: Run) -> str:
     hard = Seat.objects.using(ALIAS).filter(game__in=tables, player=None, strategy="hard")
     moves = Move.objects.using(ALIAS).filter(game__in=tables, source=MoveSource.COMPUTER)
     by_status = Counter(tables.values_list("status", flat=True))
-    return (
-        f"hostile_tables={len(run.hostile_tables)} hard_seats={hard.count()}"
-        f" computer_moves={moves.count()} "
-        + " ".join(f"{status}={n}" for status, n in sorted(by_status.items()))
-    )
+    figures = [f"hostile_tables={len(run.hostile_tables)}", f"hard_seats={hard.count()}"]
+    figures.append(f"computer_moves={moves.count()}")
+    figures += [f"tables_{status}={n}" for status, n in sorted(by_status.items())]
+    return " ".join(figures)
 
 
 def counts(counter: Counter) -> str:
@@ -1027,11 +1027,13 @@ class Command(BaseCommand):
         hostile = Hostile(run, opts["hostile"], opts["kinds"])
         threads = People(run, opts["people"]).threads() + hostile.threads()
         probe = Probe(run, site).thread()
+        cpu = time.process_time()  # the bench's own, to keep it modest beside the server's
         for thread in [probe, *threads]:
             thread.start()
         while run.playing():
             time.sleep(0.5)
         run.stop.set()
+        run.bench_cpu = time.process_time() - cpu
         # In-flight requests end within their timeouts; none is longer than this.
         finish = time.monotonic() + OVERRUN + 10
         for thread in [probe, *threads, *hostile.all_tails()]:
@@ -1069,6 +1071,7 @@ class Command(BaseCommand):
         out(
             f"{prefix} {hostile_costs(run)} normal_tables={len(run.normal_tables)}"
             f" lock_probe_samples={len(waits)} lock_probe_failures={run.probe_failures}"
+            f" bench_cpu_s={run.bench_cpu:.1f}"
         )
         if dead:
             out(f"{prefix} died: {', '.join(dead)}")
