@@ -1,22 +1,21 @@
-"""``python -m bench pipeline|soak|taps [options]``: the benchmarks that run the Django project
-(the pure ones run on their own: ``python -m bench.engines``, ``python -m bench.arena``)."""
+"""``python -m bench pipeline|soak|taps|abuse [options]``: the benchmarks that run the Django
+project (the pure ones run on their own: ``python -m bench.engines``, ``python -m bench.arena``)."""
 
 import os
 import sys
 
 import django
 
-
 def main(argv: list[str]) -> None:
-    if not argv or argv[0] not in ("pipeline", "soak", "taps"):
+    if not argv or argv[0] not in ("pipeline", "soak", "taps", "abuse"):
         sys.exit(__doc__)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
     # Imported once Django is set up: the benchmarks import the models.
-    from bench import pipeline, soak, taps
+    from bench import abuse, pipeline, soak, taps
 
-    command = {"pipeline": pipeline.Command, "soak": soak.Command, "taps": taps.Command}[argv[0]]
-    command().run_from_argv(["python -m bench", *argv])
+    modules = {"pipeline": pipeline, "soak": soak, "taps": taps, "abuse": abuse}
+    modules[argv[0]].Command().run_from_argv(["python -m bench", *argv])
 
 
 if __name__ == "__main__":

@@ -138,10 +138,12 @@ class Services:
         self.start_redis()
 
     # -- Celery ----------------------------------------------------------------------------
-    def start_worker(self) -> Process:
+    def start_worker(self, app: str = "bench.soak_worker") -> Process:
+        """A game worker; ``app``: the soak's (its Telegram calls say what they render) or
+        production's own (``config``)."""
         name = self._name("worker")
         command = [
-            *(sys.executable, "-m", "celery", "-A", "bench.soak_worker", "worker"),
+            *(sys.executable, "-m", "celery", "-A", app, "worker"),
             *("--pool=solo", "--concurrency=1", "-Q", ",".join(queues())),
             *("--without-gossip", "--without-mingle", "--without-heartbeat"),
             *("--loglevel=WARNING", "-n", f"{name}-{os.getpid()}@%h"),
@@ -164,11 +166,12 @@ class Services:
         self.others["beat"] = Process(self._name("beat"), command, self.env, self.log_dir).start()
 
     # -- the front-ends --------------------------------------------------------------------
-    def start_web(self) -> None:
-        """The webhook as production serves it (gunicorn, threaded), on a loopback port."""
+    def start_web(self, workers: int = 1, threads: int = 16) -> None:
+        """The site as production serves it (gunicorn, threaded), on a loopback port; the
+        Dockerfile runs 3 workers of 32 threads."""
         command = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
-        command += ["--bind", f"127.0.0.1:{self.web_port}", "--workers", "1"]
-        command += ["--worker-class", "gthread", "--threads", "16", "--timeout", "75"]
+        command += ["--bind", f"127.0.0.1:{self.web_port}", "--workers", str(workers)]
+        command += ["--worker-class", "gthread", "--threads", str(threads), "--timeout", "75"]
         command += ["--no-control-socket"]  # its default path is shared by every gunicorn
         web = Process(self._name("web"), command, self.env, self.log_dir).start()
         self.others["web"] = web

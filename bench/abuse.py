@@ -1,0 +1,1078 @@
+"""``python -m bench abuse [--seconds S --people N --hostile N --backend B]``: the site
+opened to the public, tried as hostile visitors would while people play (issue 25).
+
+For each backend (``embedded``: the embedded default, ``manage.py start`` on a fresh SQLite
+file with tasks in-process; ``services``: production's shape, gunicorn as the Dockerfile
+runs it with DEBUG off, Celery workers and beat, a Redis server of its own and a PostgreSQL
+database of its own on the server of ``DATABASE_URL``; ``both``, the default, runs one
+after the other), on loopback. The servers believe the bench as their proxy
+(``TRUSTED_PROXIES``): each simulated client has an address of its own, as a public site's
+visitors do. Their long polls last at most ``WAIT_SECONDS`` and their turn timers
+``TURN_SECONDS``, so that an overlong poll and an abandoned table show within a short run.
+
+- ``--people`` simulated people play in the browser over HTTP: each opens a table against
+  computers at the normal level and plays it through the page's long poll and move posts;
+  some open a lobby for a friend, who joins through its invite link;
+- ``--hostile`` clients, each with its own session and client address, at the same time:
+  ``hard_tables`` open tables full of hard computers and abandon them; ``long_polls`` hold
+  as many long polls as they may; ``malformed`` send non-finite waits, odd digits, huge
+  numbers, a non-ASCII Mini App signature and names with control characters or a
+  computer's name; ``takeover`` try to start, join (the bare table address, forged and
+  guessed invite links), add computers to and move in other people's tables, and in lobbies
+  of Telegram groups.
+
+Hostile successes are judged by their effects, read from the database afterwards: a lobby
+started before its creator asked, a seat or a computer at someone else's table, a move
+nobody at that table sent, a name stored with control characters or a computer's name;
+and, seen by the client, a long poll with an odd ``wait`` that outlasted the server's
+maximum or a move at someone else's table answered "ok". Prints, per backend::
+
+    abuse backend=<b> normal_p50_ms=.. normal_p95_ms=.. clicks=.. server_errors=..
+        refused=.. hostile_successes=.. lock_wait_max_ms=.. lock_wait_p95_ms=..
+
+then detail lines (5xx by path, refusals and successes by kind, what the hostile tables
+cost, requests not answered at all). ``click → screen`` is from a person's move post to
+their long poll bringing the changed table. Lock waits: on SQLite the latency of a tiny
+unrelated write every 100 ms on the database file; on PostgreSQL the longest wait of a
+query for a lock (``pg_stat_activity``), sampled every 100 ms. Exits non-zero on any 5xx,
+any hostile success, or when the people could not play at all.
+"""
+
+from __future__ import annotations
+
+import html
+import http.cookiejar
+import json
+import os
+import queue
+import random
+import re
+import secrets
+import shutil
+import signal
+import sqlite3
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import unicodedata
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import environ
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.utils import load_backend
+
+from admin_ui.public import miniapp
+from bench.soak_services import Process, Services, wait_for_port
+from bench.table import ACTION, VERSION, free_port
+from games import catalog
+from games.play import levels
+from games.play.models import Game, GameStatus, Move, MoveSource, Player, Seat
+
+BACKENDS = ("embedded", "services")
+WAIT_SECONDS = 5  # the servers' TABLE_WAIT_SECONDS: the longest a long poll may last
+# A long poll with an odd wait not answered after this held its thread too long (the
+# margin: time queued behind other requests on a busy server is no overrun of the wait).
+OVERRUN = WAIT_SECONDS + 10
+TURN_SECONDS = 4  # every game's turn timer: an abandoned seat times out within the run
+# Long polls a hostile client keeps open at once (threads of this bench): more than the
+# site's default limit per client address (LIVE_CONNECTIONS_PER_ADDRESS, 16).
+MAX_POLLS = 20
+HOSTILE_KINDS = ("hard_tables", "long_polls", "malformed", "takeover")
+TELEGRAM_LOBBIES = 3
+TELEGRAM_BASE = 7_100_000_000
+TOKEN = "777001:ABUSE-BENCH-TOKEN"
+ALIAS = "abuse"  # the bench's own connection to the database the server runs on
+BAD_NAMES = (
+    "\u202eevil",  # a right-to-left override
+    "bad\x00name",
+    "\u200b\u200b\u200b",  # zero-width only
+    "a" + "\u0301" * 200,
+    "Computer 2 (hard)",
+)
+# A computer seat's name, in every language the site speaks ("Computer %(number)d").
+RESERVED = re.compile(r"^\s*(computer|computador)\s*\d", re.IGNORECASE)
+ODD_NUMBERS = ("²", "¹²", "٣", "9" * 5000)
+
+
+def is_bad_name(name: str) -> bool:
+    """A name a person could use to hide or pose: control or format characters, nothing
+    visible, a pile of combining marks, or a computer seat's name."""
+    categories = [unicodedata.category(c) for c in name]
+    visible = [c for c in categories if c[0] in "LNPS"]
+    marks = max((len(m) for m in re.findall(r"M+", "".join(c[0] for c in categories))), default=0)
+    return (
+        any(c in ("Cc", "Cf") for c in categories)
+        or not visible
+        or marks > 8
+        or bool(RESERVED.match(name))
+    )
+
+
+def percentile(values: list[float], p: int) -> float:
+    if len(values) < 2:
+        return values[0] if values else 0.0
+    return statistics.quantiles(values, n=100)[p - 1]
+
+
+def template(path: str) -> str:
+    """A request's path with its numbers as placeholders, to count by page."""
+    return re.sub(r"/\d+/", "/<id>/", urllib.parse.urlsplit(path).path)
+
+
+# -- the clients ------------------------------------------------------------------------
+@dataclass
+class Response:
+    status: int  # 0: no answer (refused connection or timed out)
+    url: str
+    body: str
+    seconds: float
+
+    @property
+    def refused(self) -> bool:
+        """A clear no: a 4xx, or a page that says what went wrong."""
+        return 400 <= self.status < 500 or 'role="alert"' in self.body
+
+    def json(self) -> dict:
+        try:
+            answer = json.loads(self.body)
+        except ValueError:
+            return {}
+        return answer if isinstance(answer, dict) else {}
+
+
+class Tally:
+    """Every request's outcome, from every thread."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.requests: Counter = Counter()  # (side, kind)
+        self.server_errors: Counter = Counter()  # path
+        self.no_answer: Counter = Counter()  # (side, path)
+        self.refused: Counter = Counter()  # kind
+        self.successes: Counter = Counter()  # kind, seen by a client
+        self.examples: list[str] = []
+        self.clicks: list[float] = []
+        self.normal_refused: Counter = Counter()  # path
+
+    def add(self, side: str, kind: str, path: str, response: Response) -> None:
+        with self.lock:
+            self.requests[side, kind] += 1
+            if response.status >= 500:
+                self.server_errors[template(path)] += 1
+            elif response.status == 0:
+                self.no_answer[side, template(path)] += 1
+            elif side == "hostile" and response.refused:
+                self.refused[kind] += 1
+            elif side == "normal" and response.refused:
+                self.normal_refused[template(path)] += 1
+
+    def success(self, kind: str, what: str) -> None:
+        with self.lock:
+            self.successes[kind] += 1
+            if self.successes[kind] <= 3:  # a few of each kind say what happened
+                self.examples.append(f"{kind}: {what}")
+
+
+class Client:
+    """One browser: its cookies, its client address (as the trusted proxy would pass it:
+    ``X-Forwarded-For``) and its CSRF token."""
+
+    def __init__(self, base: str, tally: Tally, side: str, address: str):
+        self.base, self.tally, self.side, self.address = base, tally, side, address
+        self.fresh()
+
+    def fresh(self) -> None:
+        """A new session: no cookies."""
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def csrf(self) -> str:
+        return next((c.value for c in self.jar if c.name == "csrftoken"), "")
+
+    def request(
+        self,
+        kind: str,
+        path: str,
+        data: dict | list | None = None,
+        headers: dict | None = None,
+        timeout: float = 30,
+    ) -> Response:
+        body = None if data is None else urllib.parse.urlencode(data, doseq=True).encode()
+        request = urllib.request.Request(self.base + path, data=body)
+        request.add_header("X-Forwarded-For", self.address)
+        if body is not None:
+            request.add_header("X-CSRFToken", self.csrf())
+            request.add_header("Referer", self.base + "/")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        started = time.monotonic()
+        try:
+            with self.opener.open(request, timeout=timeout) as r:
+                response = Response(r.status, r.geturl(), r.read().decode(errors="replace"), 0)
+        except urllib.error.HTTPError as exc:
+            text = exc.read().decode(errors="replace")
+            response = Response(exc.code, exc.geturl() or path, text, 0)
+        except OSError:  # refused, reset, or timed out
+            response = Response(0, path, "", 0)
+        response.seconds = time.monotonic() - started
+        self.tally.add(self.side, kind, path, response)
+        return response
+
+    def get(self, kind: str, path: str, **kw) -> Response:
+        return self.request(kind, path, **kw)
+
+    def post(self, kind: str, path: str, data, **kw) -> Response:
+        if not self.csrf():
+            self.get(kind, "/play/")  # the form sets the CSRF cookie
+        return self.request(kind, path, data, **kw)
+
+
+class Page(HTMLParser):
+    """The forms of a page (action and fields) and its invite link: the element
+    ``id="invite-link"`` (a link or a field), else the page's share field."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.forms: list[dict] = []
+        self.invite: str | None = None
+        self.share: str | None = None
+        self._form: dict | None = None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        if a.get("id") == "invite-link":
+            self.invite = a.get("href") or a.get("value")
+        if tag == "input" and "share" in a.get("class", "").split():
+            self.share = a.get("value")
+        if tag == "form":
+            self._form = {"action": a.get("action", ""), "fields": {}}
+            self.forms.append(self._form)
+        elif (
+            self._form is not None
+            and tag in ("input", "select", "textarea")
+            and a.get("name")
+            and (a.get("type") not in ("checkbox", "radio") or "checked" in a)
+        ):
+            self._form["fields"].setdefault(a["name"], a.get("value", ""))
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._form = None
+
+    def form(self, word: str) -> dict | None:
+        return next((f for f in self.forms if f"/{word}/" in f["action"]), None)
+
+
+def local(url: str) -> str:
+    """A link's path and query (the invite link is absolute)."""
+    parts = urllib.parse.urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def table_id(url: str) -> int | None:
+    match = re.search(r"/play/(\d+)/", url)
+    return int(match.group(1)) if match else None
+
+
+# -- the run ----------------------------------------------------------------------------
+@dataclass
+class NormalTable:
+    creator: str
+    friend: str | None  # the name of the friend invited, for a table with a friend
+    computers: int
+    start_asked: float | None = None  # when its creator sent "start" (time.time())
+
+
+@dataclass
+class Run:
+    backend: str
+    base: str
+    deadline: float
+    tally: Tally = field(default_factory=Tally)
+    stop: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    normal_tables: dict[int, NormalTable] = field(default_factory=dict)
+    open_lobbies: set[int] = field(default_factory=set)  # friends' lobbies not started yet
+    hostile_tables: list[int] = field(default_factory=list)
+    telegram_lobbies: list[int] = field(default_factory=list)
+    normal_keys: set[str] = field(default_factory=set)
+    lock_waits: list[float] = field(default_factory=list)
+    probe_failures: int = 0
+    bench_cpu: float = 0.0  # seconds of CPU the clients used while they ran
+
+    def playing(self) -> bool:
+        return not self.stop.is_set() and time.monotonic() < self.deadline
+
+    def live_tables(self, rng: random.Random) -> int | None:
+        with self.lock:
+            tables = list(self.normal_tables) + self.hostile_tables[-50:]
+        return rng.choice(tables) if tables else None
+
+
+class People:
+    """The simulated people: they open tables and play them, as the table page does."""
+
+    def __init__(self, run: Run, count: int):
+        self.run = run
+        self.count = count
+        self.invites: dict[int, queue.Queue] = {}  # a host's index -> its friend's inbox
+        for i in range(count):
+            if i % 5 == 0 and i + 1 < count:
+                self.invites[i] = queue.Queue()
+
+    def threads(self) -> list[threading.Thread]:
+        return [
+            threading.Thread(target=self.live, args=(i,), name=f"person-{i}", daemon=True)
+            for i in range(self.count)
+        ]
+
+    def live(self, i: int) -> None:
+        run = self.run
+        rng = random.Random(i)
+        client = Client(run.base, run.tally, "normal", f"10.1.{i // 250}.{i % 250 + 1}")
+        name = f"Person {i}"
+        slugs = catalog.slugs()
+        for round_ in range(1000):
+            if not run.playing():
+                return
+            slug = slugs[(i + round_) % len(slugs)]
+            if i in self.invites:
+                table = self.host(client, name, slug, self.invites[i], f"Person {i + 1}")
+            elif i - 1 in self.invites:
+                table = self.guest(client, name, self.invites[i - 1])
+            else:
+                table = self.solo(client, name, slug)
+            if table is None:
+                time.sleep(1)  # refused (or the friend's table was gone): try again later
+                continue
+            self.play(client, table, rng)
+
+    def create(self, client: Client, fields: dict) -> int | None:
+        r = client.post("create", "/play/new/", fields)
+        return table_id(r.url) if r.status == 200 and not r.refused else None
+
+    def solo(self, client: Client, name: str, slug: str) -> int | None:
+        kind = catalog.get(slug)
+        computers = min(kind.table_players, kind.max_players) - 1
+        fields = {"game": slug, "name": name, "computers": computers}
+        if levels.offered(kind):
+            fields["level"] = [levels.NORMAL] * computers
+        table = self.create(client, fields)
+        if table is not None:
+            with self.run.lock:
+                self.run.normal_tables[table] = NormalTable(name, None, computers)
+        return table
+
+    def host(self, client, name: str, slug: str, inbox: queue.Queue, friend: str) -> int | None:
+        """A lobby for a friend: send them its invite link, wait for them to sit down (a
+        while: the lobby is what the hostile clients look for), then start."""
+        run = self.run
+        kind = catalog.get(slug)
+        computers = max(0, min(kind.table_players, kind.max_players) - 2)
+        fields = {"game": slug, "name": name, "computers": computers, "friends": "1"}
+        table = self.create(client, fields)
+        if table is None:
+            return None
+        entry = NormalTable(name, friend, computers)
+        with run.lock:
+            run.normal_tables[table] = entry
+            run.open_lobbies.add(table)
+        page = client.get("table", f"/play/{table}/")
+        found = Page(page.body)
+        inbox.put((table, local(found.invite or found.share or page.url)))
+        waited = time.monotonic() + 10
+        while run.playing() and time.monotonic() < waited:
+            time.sleep(0.5)
+            page = client.get("table", f"/play/{table}/")
+            if friend in page.body or Page(page.body).form("start") is None:
+                break  # the friend sat down (or the table started without its creator)
+        start = Page(page.body).form("start")
+        if start is not None:
+            entry.start_asked = time.time()
+            client.post("start", start["action"], start["fields"])
+        with run.lock:
+            run.open_lobbies.discard(table)
+        return table
+
+    def guest(self, client: Client, name: str, inbox: queue.Queue) -> int | None:
+        try:
+            table, invite = inbox.get(timeout=max(0.1, self.run.deadline - time.monotonic()))
+        except queue.Empty:
+            return None
+        time.sleep(1.5)  # a person reads the message, opens the link
+        join = Page(client.get("table", invite).body).form("join")
+        if join is None:
+            return None
+        client.post("join", join["action"], {**join["fields"], "name": name})
+        return table
+
+    def look(self, client: Client, table: int, token: str | None = None) -> dict | None:
+        """The table as the page's long poll brings it (with ``token``: once it differs);
+        None when the answer is no table (an error, a refusal)."""
+        query = "" if token is None else "?" + urllib.parse.urlencode({"token": token})
+        path = f"/play/{table}/state/{query}"
+        answer = client.get("state", path, timeout=WAIT_SECONDS + 25).json()
+        return answer if "html" in answer and "token" in answer else None
+
+    def play(self, client: Client, table: int, rng: random.Random) -> None:
+        run = self.run
+        current = self.look(client, table)
+        failures = 0
+        while run.playing() and failures < 5:
+            if current is None:  # as the page does: wait a little, then look again
+                failures += 1
+                run.stop.wait(2)
+                current = self.look(client, table)
+                continue
+            failures = 0
+            if 'class="final"' in current["html"]:
+                return
+            actions = [html.unescape(a) for a in ACTION.findall(current["html"])]
+            seen = VERSION.search(current["html"])
+            if not actions or seen is None:
+                current = self.look(client, table, current["token"])
+                continue
+            key = uuid.uuid4().hex
+            with run.lock:
+                run.normal_keys.add(key)
+            action = rng.choice(actions)
+            current = self.click(client, table, current["token"], action, seen.group(1), key)
+            time.sleep(rng.uniform(0.2, 0.6))  # a person looks before the next click
+
+    def click(self, client, table: int, token: str, action: str, seen: str, key: str):
+        """A move while the page's long poll waits, as the page sends it; the click counts
+        once the poll brings the changed table."""
+        answer: dict = {}
+
+        def poll() -> None:
+            answer["table"] = self.look(client, table, token)
+            answer["at"] = time.perf_counter()
+
+        waiting = threading.Thread(target=poll, daemon=True)
+        waiting.start()
+        time.sleep(0.05)  # the poll is in the server before the person clicks
+        started = time.perf_counter()
+        fields = {"action": action, "version": seen, "key": key}
+        moved = client.post("move", f"/play/{table}/move/", fields)
+        waiting.join()
+        current = answer["table"]
+        if moved.json().get("ok") and current is not None and current["token"] != token:
+            with self.run.tally.lock:
+                self.run.tally.clicks.append((answer["at"] - started) * 1000)
+        return current
+
+
+class Hostile:
+    """The hostile clients: ``kind`` by index, each with its own session and address."""
+
+    def __init__(self, run: Run, count: int, kinds: list[str]):
+        self.run = run
+        self.count = count
+        self.kinds = kinds
+        # The odd long polls each malformed client left running, by client.
+        self.tails: dict[int, list[threading.Thread]] = {}
+        self.tails_lock = threading.Lock()
+
+    def threads(self) -> list[threading.Thread]:
+        return [
+            threading.Thread(target=self.live, args=(h,), name=f"hostile-{h}", daemon=True)
+            for h in range(self.count)
+        ]
+
+    def live(self, h: int) -> None:
+        kind = self.kinds[h % len(self.kinds)]
+        client = Client(self.run.base, self.run.tally, "hostile", f"10.66.{h // 250}.{h % 250 + 1}")
+        rng = random.Random(1000 + h)
+        getattr(self, kind)(h, client, rng)
+
+    def pause(self, seconds: float) -> None:
+        self.run.stop.wait(seconds)
+
+    # a) tables full of hard computers, abandoned at once
+    def hard_tables(self, h: int, client: Client, rng: random.Random) -> None:
+        """Five hard computers a table; refused, as many as the site allows and the rest
+        normal ones: every table it may have, abandoned to its computers."""
+        slugs = [k.slug for k in catalog.all_games() if "hard" in levels.offered(k)]
+        for n in range(10_000):
+            if not self.run.playing():
+                return
+            if n % 3 == 2:
+                client.fresh()  # a new session: the limits per address must hold too
+            slug = rng.choice(slugs)
+            for hard in (5, 1):
+                levels_asked = ["hard"] * hard + [levels.NORMAL] * (5 - hard)
+                fields = {"game": slug, "name": f"Hostile {h}", "computers": 5}
+                r = client.post("hard_tables", "/play/new/", {**fields, "level": levels_asked})
+                table = table_id(r.url) if r.status == 200 else None
+                if table is not None:
+                    with self.run.lock:
+                        self.run.hostile_tables.append(table)
+                    break
+            self.pause(1.0)
+
+    # b) as many long polls as they may hold
+    def long_polls(self, h: int, client: Client, rng: random.Random) -> None:
+        """More long polls than the site allows a client, on a lobby of its own (nothing
+        changes there: each poll lasts the longest it may) and on live tables."""
+        fields = {"game": "felix", "name": f"Hostile {h}", "computers": 0, "friends": "1"}
+        own = table_id(client.post("long_polls", "/play/new/", fields).url)
+        polls = [
+            threading.Thread(
+                target=self.hold, args=(client, own, random.Random(h * 100 + i)), daemon=True
+            )
+            for i in range(MAX_POLLS)
+        ]
+        for poll in polls:
+            poll.start()
+            self.pause(0.05)
+        for poll in polls:
+            poll.join()
+
+    def hold(self, client: Client, own: int | None, rng: random.Random) -> None:
+        while self.run.playing():
+            table = own if own is not None and rng.random() < 0.7 else self.run.live_tables(rng)
+            if table is None:
+                self.pause(0.5)
+                continue
+            token = client.get("long_polls", f"/play/{table}/state/").json().get("token")
+            query = urllib.parse.urlencode({"token": token or ""})
+            if token is None or client.get("long_polls", f"/play/{table}/state/?{query}").refused:
+                self.pause(0.5)  # refused: try again a little later
+
+    def timed_poll(self, client: Client, kind: str, path: str) -> None:
+        r = client.get(kind, path, timeout=OVERRUN + 5)
+        if r.status == 0 or r.seconds > OVERRUN:
+            answer = f"status {r.status}" if r.status else "no answer"
+            self.run.tally.success("long_poll_overrun", f"{path}: {answer} in {r.seconds:.1f} s")
+
+    # c) malformed parameters and names
+    def malformed(self, h: int, client: Client, rng: random.Random) -> None:
+        cases = self.malformed_cases()
+        rng.shuffle(cases)  # each client its own order: a slow server still sees every kind
+        for n in range(100_000):
+            if not self.run.playing():
+                return
+            cases[n % len(cases)](client, rng)
+            self.pause(0.1)
+
+    def malformed_cases(self) -> list:
+        cases = []
+        for wait in ("nan", "NaN", "inf", "-inf", "-1", "1e309"):
+            cases.append(lambda c, rng, wait=wait: self.odd_wait(c, rng, wait))
+        for number in ODD_NUMBERS:
+            for page, name in (("/games/", "after"), ("/players/", "before")):
+                cases.append(lambda c, rng, p=page, q={name: number}: self.odd_page(c, p, q))
+            cases.append(
+                lambda c, rng, p="/leaderboard/", q={"after": number}: self.odd_page(c, p, q)
+            )
+            cases.append(lambda c, rng, n=number: self.odd_since(c, rng, n))
+        cases += [self.odd_signin, self.odd_header]
+        for name in BAD_NAMES:
+            cases.append(lambda c, rng, name=name: self.odd_name(c, rng, name))
+        return cases
+
+    def odd_wait(self, client: Client, rng: random.Random, wait: str) -> None:
+        """A long poll with a wait that is no number of seconds: it must end in time (it
+        runs on a thread of its own, two at most per client, so the others go on)."""
+        table = self.run.live_tables(rng)
+        if table is None:
+            return
+        token = client.get("malformed", f"/play/{table}/state/").json().get("token", "")
+        query = urllib.parse.urlencode({"token": token, "wait": wait})
+        with self.tails_lock:
+            mine = self.tails.setdefault(id(client), [])
+            if sum(t.is_alive() for t in mine) >= 2:
+                return
+            path = f"/play/{table}/state/?{query}"
+            tail = threading.Thread(
+                target=self.timed_poll, args=(client, "malformed", path), daemon=True
+            )
+            mine.append(tail)
+        tail.start()
+
+    def all_tails(self) -> list[threading.Thread]:
+        with self.tails_lock:
+            return [t for mine in self.tails.values() for t in mine]
+
+    def odd_page(self, client: Client, page: str, query: dict) -> None:
+        client.get("malformed", f"{page}?{urllib.parse.urlencode(query)}")
+
+    def odd_since(self, client: Client, rng: random.Random, number: str) -> None:
+        table = self.run.live_tables(rng)
+        if table is not None:
+            query = urllib.parse.urlencode({"format": "json", "since": number})
+            client.get("malformed", f"/games/{table}/?{query}")
+
+    @staticmethod
+    def init_data_with_odd_hash() -> str:
+        user = json.dumps({"id": TELEGRAM_BASE + 999, "first_name": "Mallory"})
+        fields = {"user": user, "auth_date": str(int(time.time()))}
+        return urllib.parse.urlencode({**fields, "hash": "é" * 64})
+
+    def odd_signin(self, client: Client, rng: random.Random) -> None:
+        client.post("malformed", "/play/tg/signin/", {"init_data": self.init_data_with_odd_hash()})
+
+    def odd_header(self, client: Client, rng: random.Random) -> None:
+        table = self.run.live_tables(rng)
+        if table is not None:
+            headers = {"X-Telegram-Init-Data": self.init_data_with_odd_hash()}
+            client.get("malformed", f"/play/{table}/state/?wait=0", headers=headers)
+
+    def odd_name(self, client: Client, rng: random.Random, name: str) -> None:
+        client.fresh()  # a new player each time (a session's player is renamed instead)
+        fields = {"game": "felix", "name": name, "computers": 0, "friends": "1"}
+        client.post("malformed", "/play/new/", fields)
+
+    # d) start, join, add computers and move at other people's tables
+    def takeover(self, h: int, client: Client, rng: random.Random) -> None:
+        own = self.own_invite(client, h)
+        seated: set[int] = set()  # tables this client got a seat at (a success already)
+        attempts = [self.start, self.join, self.join, self.computer, self.move, self.move_as]
+        while self.run.playing():
+            target = self.target(rng)
+            if target is not None:
+                attempt = rng.choice(attempts)
+                if attempt is self.start or rng.random() < 0.5:
+                    client.fresh()  # a stranger: no seat, no player
+                    seated.clear()
+                attempt(client, target, rng, h=h, own=own, seated=seated)
+                for table in seated:
+                    self.move(client, table, rng, seated=seated)
+            self.pause(0.2)
+
+    def target(self, rng: random.Random) -> int | None:
+        run = self.run
+        with run.lock:
+            lobbies, tables = list(run.open_lobbies), list(run.normal_tables)
+        roll = rng.random()
+        if lobbies and roll < 0.5:
+            return rng.choice(lobbies)
+        if run.telegram_lobbies and roll < 0.7:
+            return rng.choice(run.telegram_lobbies)
+        return rng.choice(tables) if tables else None
+
+    def own_invite(self, client: Client, h: int) -> tuple[int, str] | None:
+        """A lobby of its own, for its invite link: forged onto other tables later."""
+        fields = {"game": "felix", "name": f"Hostile {h}", "computers": 0, "friends": "1"}
+        r = client.post("takeover", "/play/new/", fields)
+        table = table_id(r.url) if r.status == 200 else None
+        if table is None:
+            return None
+        found = Page(r.body)
+        return table, local(found.invite or found.share or r.url)
+
+    def start(self, client: Client, target: int, rng, **_kw) -> None:
+        client.post("takeover", f"/play/{target}/start/", {})
+
+    def join(self, client: Client, target: int, rng, *, h: int, own, seated: set, **_kw):
+        """Through the bare table address, or an invite link of its own table forged onto
+        this one, or one with a guessed token."""
+        bare = f"/play/{target}/"
+        how = rng.choice(("bare", "forged", "guessed"))
+        link = bare
+        if own is not None and how != "bare":
+            mine, invite = own
+            link = invite.replace(f"/play/{mine}/", bare)
+            if how == "guessed":
+                link = re.sub(
+                    r"(?<![/\d])[A-Za-z0-9_-]{12,}",
+                    lambda m: secrets.token_urlsafe(len(m[0])),
+                    link,
+                )
+                if link == bare:
+                    link = f"{bare}?invite={secrets.token_urlsafe(16)}"
+        page = client.get("takeover", link)
+        join = Page(page.body).form("join") or {"action": f"{bare}join/", "fields": {}}
+        r = client.post("takeover", join["action"], {**join["fields"], "name": f"Hostile {h}"})
+        if r.status == 200 and not r.refused:
+            seated.add(target)
+
+    def computer(self, client: Client, target: int, rng, **_kw) -> None:
+        client.post("takeover", f"/play/{target}/computer/", {"level": "hard"})
+
+    def move(self, client: Client, target: int, rng, seated=frozenset(), **_kw) -> None:
+        """A move: the table's own choices when the client sees any, with a key a person
+        at that table sent (forged) or a fresh one."""
+        state = client.get("takeover", f"/play/{target}/state/?wait=0").json()
+        actions = [html.unescape(a) for a in ACTION.findall(state.get("html", ""))] or ["0"]
+        with self.run.lock:
+            keys = list(self.run.normal_keys)[-50:]
+        key = rng.choice(keys) if keys and rng.random() < 0.5 else uuid.uuid4().hex
+        fields = {"action": rng.choice(actions), "version": state.get("version", ""), "key": key}
+        self.judge_move(client.post("takeover", f"/play/{target}/move/", fields), target, seated)
+
+    def move_as(self, client: Client, target: int, rng, seated=frozenset(), **_kw) -> None:
+        """A move as a Telegram user, with ``initData`` signed by a token not the bot's."""
+        user = json.dumps({"id": TELEGRAM_BASE, "first_name": "Telegram 0"})
+        fields = {"user": user, "auth_date": str(int(time.time()))}
+        raw = urllib.parse.urlencode({**fields, "hash": miniapp.sign(fields, "1:NOT-THE-TOKEN")})
+        move = {"action": "0", "version": "", "key": uuid.uuid4().hex}
+        r = client.post(
+            "takeover", f"/play/{target}/move/", move, headers={"X-Telegram-Init-Data": raw}
+        )
+        self.judge_move(r, target, seated)
+
+    def judge_move(self, r: Response, target: int, seated) -> None:
+        if r.json().get("ok") and target not in seated:
+            self.run.tally.success("move_answered_ok", f"a stranger's move at table {target}")
+
+
+class Probe:
+    """Lock waits, every 100 ms while the clients run."""
+
+    def __init__(self, run: Run, site: Embedded | Production):
+        self.run, self.vendor, self.database_url = run, site.vendor, site.database_url
+        self.sqlite_path = getattr(site, "sqlite_path", None)
+
+    def thread(self) -> threading.Thread:
+        target = self.sqlite if self.vendor == "sqlite" else self.postgres
+        return threading.Thread(target=target, name="probe", daemon=True)
+
+    def sqlite(self) -> None:
+        """A tiny write of its own on the database file, with the server's busy timeout:
+        how long an unrelated write waits for the write lock."""
+        db = sqlite3.connect(self.sqlite_path, timeout=20, isolation_level=None)
+        db.execute("CREATE TABLE IF NOT EXISTS abuse_probe (id INTEGER PRIMARY KEY, at REAL)")
+        while self.run.playing():
+            started = time.perf_counter()
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("INSERT INTO abuse_probe (at) VALUES (?)", (time.time(),))
+                db.execute("COMMIT")
+            except sqlite3.OperationalError:  # "database is locked": the busy timeout passed
+                self.run.probe_failures += 1
+            self.run.lock_waits.append((time.perf_counter() - started) * 1000)
+            self.run.stop.wait(0.1)
+        db.close()
+
+    def postgres(self) -> None:
+        """The longest wait of any query of the bench's database for a lock."""
+        sql = (
+            "SELECT coalesce(max(extract(epoch FROM clock_timestamp() - query_start)), 0)"
+            " FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock'"
+        )
+        connect(self.database_url)
+        try:
+            with connections[ALIAS].cursor() as cursor:
+                while self.run.playing():
+                    cursor.execute(sql)
+                    self.run.lock_waits.append(float(cursor.fetchone()[0]) * 1000)
+                    self.run.stop.wait(0.1)
+        finally:
+            disconnect()
+
+
+# -- the servers ------------------------------------------------------------------------
+def server_env() -> dict[str, str]:
+    """What both backends' servers are told beyond their own settings (see the module's
+    docstring), and a bot token for the Mini App's signature (its Bot API: a closed port)."""
+    env = {
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "TABLE_WAIT_SECONDS": str(WAIT_SECONDS),
+        "TELEGRAM_BOT_TOKEN": TOKEN,
+        "TELEGRAM_API_URL": f"http://127.0.0.1:{free_port()}/bot",
+        "TELEGRAM_BOT_USERNAME": "",
+        "LOG_LEVEL": "WARNING",
+        # The bench is the proxy in front of the site: each simulated client comes with an
+        # address of its own in X-Forwarded-For, as a public site's visitors do.
+        "TRUSTED_PROXIES": "127.0.0.1/32",
+    }
+    for slug in catalog.slugs():
+        env[f"TURN_SECONDS_{slug.upper()}"] = str(TURN_SECONDS)
+    return env
+
+
+class Embedded:
+    """The embedded default as ``python3 dev.py run`` starts it: ``manage.py start`` (DEBUG
+    on, migrations applied at start), SQLite, tasks in-process, no Redis."""
+
+    vendor = "sqlite"
+
+    def __init__(self, log_dir: Path):
+        self.log_dir = log_dir
+        self.sqlite_path = log_dir / "abuse.sqlite3"
+        self.database_url = f"sqlite:///{self.sqlite_path}"
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.server: Process | None = None
+
+    def start(self) -> None:
+        drop = ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER", "CELERY_QUEUE")
+        env = {k: v for k, v in os.environ.items() if k not in drop}
+        env.update(server_env(), DATABASE_URL=self.database_url, DJANGO_DEBUG="1")
+        command = [sys.executable, "manage.py", "start", "--no-bot", f"127.0.0.1:{self.port}"]
+        self.server = Process("embedded", command, env, self.log_dir).start()
+        if not wait_for_port(self.port, 180):
+            raise CommandError(f"manage.py start did not serve:\n{self.server.tail()}")
+
+    def dead(self) -> list[str]:
+        return [] if self.server.alive() else ["manage.py start"]
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.signal(signal.SIGTERM, wait=10)
+
+
+class Production:
+    """Production's shape: gunicorn as the Dockerfile runs it (3 workers of 32 threads,
+    DEBUG off, static files collected), two Celery game workers, beat, its own Redis, and a
+    PostgreSQL database of its own, migrated, dropped afterwards."""
+
+    vendor = "postgresql"
+
+    def __init__(self, log_dir: Path):
+        self.log_dir = log_dir
+        self.name = f"{connection.settings_dict['NAME']}_abuse_{uuid.uuid4().hex[:8]}"
+        s = connection.settings_dict
+        auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
+        host = f"{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}"
+        self.database_url = f"postgres://{auth}@{host}/{self.name}"
+        self.services: Services | None = None
+        self.created = False
+
+    def start(self) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(f'CREATE DATABASE "{self.name}"')
+        self.created = True
+        telegram = f"http://127.0.0.1:{free_port()}/bot"
+        services = Services(self.database_url, telegram, TOKEN, "", self.log_dir)
+        self.services = services
+        services.env.pop("DJANGO_DEBUG", None)
+        services.env.update(server_env())
+        services.env["SITE_URL"] = f"http://127.0.0.1:{services.web_port}"
+        for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+            setup = Process(
+                step[0], [sys.executable, "manage.py", *step], services.env, self.log_dir
+            )
+            if setup.start().proc.wait(600) != 0:
+                raise CommandError(f"manage.py {step[0]} failed:\n{setup.tail()}")
+        services.start_redis()
+        for _ in range(2):
+            services.start_worker(app="config")
+        services.start_beat()
+        services.start_web(workers=3, threads=32)
+        self.base = f"http://127.0.0.1:{services.web_port}"
+
+    def dead(self) -> list[str]:
+        return self.services.dead() if self.services else []
+
+    def stop(self) -> None:
+        if self.services is not None:
+            self.services.stop()
+        if self.created:
+            with connection.cursor() as cursor:
+                cursor.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def connect(url: str) -> None:
+    """The bench's own connection to the server's database, for this thread, as ``ALIAS``.
+    Made on the fly, not added to the settings: a test that allows database access allows
+    such a connection too."""
+    config = environ.Env.db_url_config(url)
+    if config["ENGINE"].endswith("sqlite3"):
+        config["OPTIONS"] = {"timeout": 20}
+    # configure_settings fills in what a configured database gets by default.
+    config = connections.configure_settings({DEFAULT_DB_ALIAS: config})[DEFAULT_DB_ALIAS]
+    connections[ALIAS] = load_backend(config["ENGINE"]).DatabaseWrapper(config, ALIAS)
+
+
+def disconnect() -> None:
+    connections[ALIAS].close()
+    del connections[ALIAS]
+
+
+# -- judging ----------------------------------------------------------------------------
+def seed_telegram_lobbies(run: Run) -> None:
+    """Lobbies of Telegram groups, waiting for the group's players: no browser visitor may
+    sit down at them or start them."""
+    for i in range(TELEGRAM_LOBBIES):
+        player = Player.objects.using(ALIAS).create(
+            telegram_id=TELEGRAM_BASE + i, display_name=f"Telegram {i}"
+        )
+        game = Game.objects.using(ALIAS).create(
+            game_type="felix", chat_id=-TELEGRAM_BASE - i, created_by=player
+        )
+        Seat.objects.using(ALIAS).create(game=game, number=0, player=player)
+        run.telegram_lobbies.append(game.pk)
+
+
+def judge(run: Run) -> None:
+    """The hostile clients' successes, by their effects in the database."""
+    success = run.tally.success
+    tables = run.normal_tables
+    games = Game.objects.using(ALIAS).in_bulk(list(tables) + run.telegram_lobbies)
+    for pk, entry in tables.items():
+        game = games[pk]
+        if entry.friend is None or game.started_at is None:
+            continue
+        if entry.start_asked is None or game.started_at.timestamp() < entry.start_asked:
+            success("start", f"table {pk} started before its creator asked")
+    for pk in run.telegram_lobbies:
+        if games[pk].status != GameStatus.LOBBY:
+            success("start", f"Telegram lobby {pk} started from the browser")
+    seats = (
+        Seat.objects.using(ALIAS)
+        .filter(game__in=games)
+        .values_list("game_id", "player_id", "player__display_name", "player__telegram_id")
+    )
+    computers: Counter = Counter()
+    for pk, player, name, telegram_id in seats:
+        if player is None:
+            computers[pk] += 1
+        elif pk in tables:
+            if name not in (tables[pk].creator, tables[pk].friend):
+                success("seat", f"{name!r} sat down at table {pk}")
+        elif telegram_id is None:
+            success("seat", f"browser player {name!r} sat down in Telegram lobby {pk}")
+    for pk, entry in tables.items():
+        if computers[pk] > entry.computers:
+            success("computer", f"{computers[pk] - entry.computers} computer(s) added to {pk}")
+    moves = Move.objects.using(ALIAS).filter(game__in=list(tables), source=MoveSource.HUMAN)
+    for pk, key, seat in moves.values_list("game_id", "key", "seat"):
+        # The page's key (a uuid's 32 hex digits) is somewhere in the stored one.
+        if not run.normal_keys.intersection(re.findall(r"[0-9a-f]{32}", key)):
+            success("move", f"a move nobody at table {pk} sent, for seat {seat}")
+    for name in Player.objects.using(ALIAS).values_list("display_name", flat=True):
+        if is_bad_name(name):
+            success("name", f"stored {name[:40]!r}")
+
+
+def hostile_costs(run: Run) -> str:
+    """What the abandoned hard tables cost: how many, their hard seats, computer moves."""
+    tables = Game.objects.using(ALIAS).filter(pk__in=run.hostile_tables)
+    hard = Seat.objects.using(ALIAS).filter(game__in=tables, player=None, strategy="hard")
+    moves = Move.objects.using(ALIAS).filter(game__in=tables, source=MoveSource.COMPUTER)
+    by_status = Counter(tables.values_list("status", flat=True))
+    figures = [f"hostile_tables={len(run.hostile_tables)}", f"hard_seats={hard.count()}"]
+    figures.append(f"computer_moves={moves.count()}")
+    figures += [f"tables_{status}={n}" for status, n in sorted(by_status.items())]
+    return " ".join(figures)
+
+
+def counts(counter: Counter) -> str:
+    return " ".join(f"{k}={v}" for k, v in counter.most_common()) or "-"
+
+
+class Command(BaseCommand):
+    help = "People play while hostile clients abuse the site; report what got through."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--seconds", type=float, default=60, help="time the clients run")
+        parser.add_argument("--people", type=int, default=20, help="people playing normally")
+        parser.add_argument("--hostile", type=int, default=20, help="hostile clients")
+        parser.add_argument("--backend", choices=(*BACKENDS, "both"), default="both")
+        parser.add_argument(
+            "--kinds",
+            default=",".join(HOSTILE_KINDS),
+            help="the hostile clients' kinds, comma-separated (to see which one hurts)",
+        )
+
+    def handle(self, *args, **opts):
+        backends = BACKENDS if opts["backend"] == "both" else (opts["backend"],)
+        opts["kinds"] = [k for k in opts["kinds"].split(",") if k]
+        unknown = set(opts["kinds"]) - set(HOSTILE_KINDS)
+        if unknown or not opts["kinds"]:
+            raise CommandError(f"--kinds: choose among {', '.join(HOSTILE_KINDS)}")
+        if "services" in backends and (
+            connection.vendor != "postgresql" or shutil.which("redis-server") is None
+        ):
+            raise CommandError(
+                "the services backend needs PostgreSQL (DATABASE_URL, e.g. postgres://"
+                "postgres@127.0.0.1:5432/catclub) and redis-server on the PATH;"
+                " --backend embedded runs without them."
+            )
+        failed = []
+        for backend in backends:
+            if not self.run_backend(backend, opts):
+                failed.append(backend)
+        if failed:
+            raise CommandError(f"abuse: FAILED on {', '.join(failed)}")
+        self.stdout.write("abuse: OK")
+
+    def run_backend(self, backend: str, opts) -> bool:
+        log_dir = Path(tempfile.mkdtemp(prefix=f"catclub-abuse-{backend}-"))
+        site = Embedded(log_dir) if backend == "embedded" else Production(log_dir)
+        try:
+            site.start()
+            connect(site.database_url)
+            try:
+                run = Run(backend, site.base, time.monotonic() + opts["seconds"])
+                seed_telegram_lobbies(run)
+                ok = self.play(run, site, opts)
+            finally:
+                disconnect()
+        finally:
+            site.stop()
+        if ok:
+            shutil.rmtree(log_dir, ignore_errors=True)
+        else:
+            self.stdout.write(f"abuse backend={backend} logs in {log_dir}")
+        return ok
+
+    def play(self, run: Run, site, opts) -> bool:
+        hostile = Hostile(run, opts["hostile"], opts["kinds"])
+        threads = People(run, opts["people"]).threads() + hostile.threads()
+        probe = Probe(run, site).thread()
+        cpu = time.process_time()  # the bench's own, to keep it modest beside the server's
+        for thread in [probe, *threads]:
+            thread.start()
+        while run.playing():
+            time.sleep(0.5)
+        run.stop.set()
+        run.bench_cpu = time.process_time() - cpu
+        # In-flight requests end within their timeouts; none is longer than this.
+        finish = time.monotonic() + OVERRUN + 10
+        for thread in [probe, *threads, *hostile.all_tails()]:
+            thread.join(max(0.1, finish - time.monotonic()))
+        dead = site.dead()
+        judge(run)
+        return self.report(run, dead)
+
+    def report(self, run: Run, dead: list[str]) -> bool:
+        tally = run.tally
+        clicks, waits = tally.clicks, run.lock_waits
+        errors = sum(tally.server_errors.values())
+        successes = sum(tally.successes.values())
+        out = self.stdout.write
+        prefix = f"abuse backend={run.backend}"
+        out(
+            f"{prefix} normal_p50_ms={percentile(clicks, 50):.0f}"
+            f" normal_p95_ms={percentile(clicks, 95):.0f} clicks={len(clicks)}"
+            f" server_errors={errors} refused={sum(tally.refused.values())}"
+            f" hostile_successes={successes}"
+            f" lock_wait_max_ms={max(waits, default=0):.0f}"
+            f" lock_wait_p95_ms={percentile(waits, 95):.0f}"
+        )
+        normal = sum(n for (side, _k), n in tally.requests.items() if side == "normal")
+        hostile = Counter({k: n for (side, k), n in tally.requests.items() if side == "hostile"})
+        out(f"{prefix} requests normal={normal} hostile {counts(hostile)}")
+        out(f"{prefix} server_errors_by_path {counts(tally.server_errors)}")
+        out(f"{prefix} refused_by_kind {counts(tally.refused)}")
+        out(f"{prefix} hostile_successes_by_kind {counts(tally.successes)}")
+        for example in tally.examples:
+            out(f"{prefix} hostile_success {example}")
+        no_answer = Counter({f"{side}:{path}": n for (side, path), n in tally.no_answer.items()})
+        out(f"{prefix} no_answer {counts(no_answer)}")
+        out(f"{prefix} normal_refused_by_path {counts(tally.normal_refused)}")
+        out(
+            f"{prefix} {hostile_costs(run)} normal_tables={len(run.normal_tables)}"
+            f" lock_probe_samples={len(waits)} lock_probe_failures={run.probe_failures}"
+            f" bench_cpu_s={run.bench_cpu:.1f}"
+        )
+        if dead:
+            out(f"{prefix} died: {', '.join(dead)}")
+        return not errors and not successes and bool(clicks) and not dead
