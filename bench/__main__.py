@@ -6,6 +6,7 @@ import sys
 
 import django
 
+
 def main(argv: list[str]) -> None:
     if not argv or argv[0] not in ("pipeline", "soak", "taps", "abuse"):
         sys.exit(__doc__)
