@@ -81,12 +81,14 @@ def copy(model, columns: list[str], rows: Iterable[tuple]) -> int:
 
     Columns left out that have a default in the model get it: COPY knows only the
     database's defaults, and Django keeps its own in Python (a new field with a default
-    must not break the fill)."""
+    must not break the fill). A text field without one gets Django's implicit empty
+    string, as a model instance would."""
     n = 0
     defaults = [
         (f.column, f.get_default())
         for f in model._meta.concrete_fields
-        if f.column not in columns and f.has_default()
+        if f.column not in columns
+        and (f.has_default() or (f.empty_strings_allowed and not f.null and not f.primary_key))
     ]
     extra = tuple(value for _column, value in defaults)
     names = ", ".join(f'"{c}"' for c in [*columns, *(c for c, _ in defaults)])
