@@ -10,7 +10,7 @@ the bot sent them (in the group and in private) as fast as they can, a tap every
 
 Prints, per game and overall: taps, tap → answer (``answerCallbackQuery``) p50, p95, p99
 and max, and the taps still unanswered ``SETTLE_SECONDS`` after the last one; exits
-non-zero if p99 is over a second or any tap went unanswered. ``--tasks eager`` runs the
+non-zero if any game's p99 is over a second or any tap went unanswered. ``--tasks eager`` runs the
 in-process tasks at the call site, as before issue 25, for comparison.
 """
 
@@ -320,11 +320,13 @@ class Command(BaseCommand):
                 f"taps {name} taps={len(taps)} tap_to_answer_ms {figures(latencies)}"
                 f" unanswered={unanswered}{games}"
             )
+            if latencies:  # the limit holds for each game, not only for all of them
+                worst = max(worst, p99(latencies))
             if slug is None:
-                worst, missing = p99(latencies), unanswered
+                missing = unanswered
         if missing or worst > P99_LIMIT or not self.taps:
             raise CommandError(
-                f"taps: FAILED (p99 {worst * 1000:.0f} ms, limit {P99_LIMIT * 1000:.0f} ms;"
+                f"taps: FAILED (worst p99 {worst * 1000:.0f} ms, limit {P99_LIMIT * 1000:.0f} ms;"
                 f" {missing} unanswered)"
             )
         out("taps: OK")
