@@ -245,8 +245,15 @@ if not 0 <= TABLE_WAIT_SECONDS <= 60:
 # office behind one address counts together).
 TABLES_PER_HOUR_PER_SESSION = env.int("TABLES_PER_HOUR_PER_SESSION", default=30)
 TABLES_PER_HOUR_PER_ADDRESS = env.int("TABLES_PER_HOUR_PER_ADDRESS", default=120)
-# Table pages following their game (each holds one long poll open) at once per address.
-LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=16)
+# Table pages following their game (each holds one long poll open) at once per address:
+# a household's few players with a few tabs each; one address cannot take all the places
+# of LONG_POLLS_PER_PROCESS either.
+LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=8)
+# Long polls waiting at once in one process of the site, each holding one of its threads
+# (gunicorn's 32 in the Dockerfile; Django's server on the embedded default starts one
+# per connection): half, so that moves, the webhook, the admin and the health check always
+# find one. A poll past it is answered at once, and its page asks again a moment later.
+LONG_POLLS_PER_PROCESS = env.int("LONG_POLLS_PER_PROCESS", default=16)
 # Hard computers at a table whose creator is not signed in through Telegram (a browser
 # visitor): a hard computer searches at each decision, and an abandoned table is played on
 # by its computers. One still gives a visitor a strong opponent.
