@@ -42,7 +42,6 @@ from .tables import table_context
 SESSION_KEY = "catclub_player"
 # When Telegram signed the ``initData`` the Mini App signed in with (its ``auth_date``).
 SESSION_AUTH_DATE = "catclub_auth_date"
-POLL_SECONDS = 0.1
 # When a page whose poll found no place to wait asks again (``_ask_again``): soon, so that
 # a change shows within a fraction of a second; its next poll costs a cache read.
 RETRY_MS = 250
@@ -273,10 +272,17 @@ def _changed_table(request, pk: int, seen: str, deadline: float):
             player, refused = _player_or_403(request)
             if refused:
                 return refused
-            while current == seen and time.monotonic() < deadline:
-                _release_connection()
-                time.sleep(POLL_SECONDS)
-                current = changes.token(pk)
+            _release_connection()
+            with changes.watching(pk) as watch:
+                while True:
+                    generation = watch.generation
+                    current = changes.token(pk)
+                    left = deadline - time.monotonic()
+                    if current != seen or left <= 0:
+                        break
+                    watch.looked(current)
+                    _release_connection()
+                    watch.pause(generation, left)
     else:
         player, refused = _player_or_403(request)
         if refused:

@@ -9,7 +9,9 @@ import threading
 import time
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
+from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -93,6 +95,30 @@ def test_a_change_wakes_a_waiting_poll_at_once(transactional_db, change):
     thread.join(5)
     assert seen["answer"]["token"] != token
     assert seen["at"] - changed_at < 0.5
+
+
+@pytest.mark.parametrize("announced", [True, False])
+def test_a_change_made_in_another_process_wakes_a_waiting_poll(transactional_db, announced):
+    """A worker (production) or the bot's process changed the game: its marker moved in
+    the shared cache, and this process's watcher wakes the poll within a tick; a change
+    whose marker this process does not see shows at the next recheck."""
+    client = Client()
+    game = lobby(client)
+    token = state(client, game, wait=0).json()["token"]
+    seen: dict = {}
+    thread = poll_in_thread(client, game, token, seen)
+    time.sleep(0.5)
+    changed_at = time.monotonic()
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)  # no signal here
+    if announced:
+        cache.set(changes._marker_key(game.pk), "moved by another process")
+    thread.join(5)
+    assert seen["answer"]["token"] != token
+    took = seen["at"] - changed_at
+    if announced:
+        assert took < 0.5
+    else:
+        assert took < changes.RECHECK_SECONDS + 0.5
 
 
 def test_a_waiting_poll_holds_no_database_connection(transactional_db, monkeypatch):
