@@ -256,7 +256,7 @@ LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=8
 # thread per connection, and each poll answered at once comes back sooner than one that
 # waits, so more may wait there. A poll past the limit is answered at once (429 with
 # "retry_ms"), and its page asks again a moment later.
-LONG_POLLS_PER_PROCESS = env.int("LONG_POLLS_PER_PROCESS", default=16 if REDIS_URL else 128)
+LONG_POLLS_PER_PROCESS = env.int("LONG_POLLS_PER_PROCESS", default=16 if REDIS_URL else 256)
 # Hard computers at a table whose creator is not signed in through Telegram (a browser
 # visitor): a hard computer searches at each decision, and an abandoned table is played on
 # by its computers. One still gives a visitor a strong opponent.
