@@ -181,3 +181,31 @@ def test_the_places_are_given_back_whatever_happens(db, settings):
         assert state(client, game, token, wait=0.2).status_code == 200
         assert client.get(reverse("web:table-state", args=[10**9])).status_code == 404
     assert limits._parked == 0
+
+
+@pytest.mark.services
+def test_a_table_page_whose_poll_finds_no_place_asks_again_and_shows_the_change(
+    page, live_server, settings
+):
+    """The page follows the server's ``retry_ms``: quietly (no message), and soon enough
+    that a change shows within a second or so."""
+    settings.LONG_POLLS_PER_PROCESS = 1
+    client = Client()
+    game = lobby(client)
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    with limits.parked_poll():  # another page's poll holds this process's one place
+        page.goto(live_server.url + reverse("web:table", args=[game.pk]))
+        page.wait_for_timeout(1500)  # its polls are answered "ask again", and it does
+        services.add_computer(game, by=services.SYSTEM)
+        changed_at = time.monotonic()
+        page.wait_for_function(
+            "() => document.querySelector('.seats').innerText.includes('Computer 3')",
+            timeout=5000,
+        )
+        took = time.monotonic() - changed_at
+        toast = page.evaluate("() => document.getElementById('toast').textContent")
+    assert took < 2.5
+    assert toast.strip() == ""
+    assert [p for p in page.problems if "429" not in p] == []
