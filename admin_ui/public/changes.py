@@ -1,5 +1,5 @@
-"""Has a table changed? Asked ten times a second by every page's long poll, answered from
-the cache, so that a poll waiting on a table that does not change costs no query.
+"""Has a table changed? Asked for every page's long poll while it waits, answered from the
+cache, so that a poll waiting on a table that does not change costs no query.
 
 Every ``game_updated`` (sent after commit for each step played and each change of a lobby,
 in whichever process made it) moves the game's *marker* in the default cache (``mark``),
