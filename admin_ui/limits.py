@@ -4,7 +4,8 @@ a default that a person playing never meets (README: "Limits"):
 - tables created per hour, per session (``TABLES_PER_HOUR_PER_SESSION``) and per client
   address (``TABLES_PER_HOUR_PER_ADDRESS``);
 - long polls of the table (``/play/<id>/state/``) open at once per client address
-  (``LIVE_CONNECTIONS_PER_ADDRESS``);
+  (``LIVE_CONNECTIONS_PER_ADDRESS``), and waiting at once in one process of the site
+  (``LONG_POLLS_PER_PROCESS``: each holds a thread of the process while it waits);
 - hard computers at a table whose creator is not signed in through Telegram
   (``HARD_COMPUTERS_UNSIGNED``): a hard computer searches for each decision, and a table
   abandoned by a browser visitor is played on by its computers.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -119,6 +121,30 @@ def live_connection(request) -> Iterator[None]:
     finally:
         if cache.get(slot) == mine:  # not a later request's, after this one's expired
             cache.delete(slot)
+
+
+_parked_lock = threading.Lock()
+_parked = 0
+
+
+@contextlib.contextmanager
+def parked_poll() -> Iterator[bool]:
+    """A place for one long poll to wait in this process: True while it holds one, False
+    when ``LONG_POLLS_PER_PROCESS`` polls already wait here (the caller answers at once
+    instead of waiting). The rest of the process's threads stay free for moves, the
+    webhook, the admin and the health check, whoever holds the polls."""
+    global _parked
+    limit = settings.LONG_POLLS_PER_PROCESS
+    with _parked_lock:
+        placed = not limit or _parked < limit
+        if placed:
+            _parked += 1
+    try:
+        yield placed
+    finally:
+        if placed:
+            with _parked_lock:
+                _parked -= 1
 
 
 def hard_computers_allowed(player) -> int | None:

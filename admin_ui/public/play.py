@@ -15,13 +15,13 @@ each ``state`` request waits, up to ``TABLE_WAIT_SECONDS``, for the table to cha
 from __future__ import annotations
 
 import functools
+import math
 import time
 import uuid
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
-from django.db.models import Count
+from django.db import connection, transaction
 from django.http import Http404, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -37,14 +37,16 @@ from games.play.models import Game, GameStatus, Player
 
 from .. import limits, params
 from ..framing import telegram_may_frame
-from . import miniapp
-from .tables import change_token, table_context
+from . import changes, miniapp
+from .tables import table_context
 
 SESSION_KEY = "catclub_player"
 INIT_DATA_HEADER = "X-Telegram-Init-Data"
 # When Telegram signed the ``initData`` the Mini App signed in with (its ``auth_date``).
 SESSION_AUTH_DATE = "catclub_auth_date"
-POLL_SECONDS = 0.1
+# When a page whose poll found no place to wait asks again (``_ask_again``): soon, so that
+# a change shows within a fraction of a second; its next poll costs a cache read.
+RETRY_MS = 250
 MAX_COMPUTERS = 5
 # Bounds of what a page sends: a change token and a move (its action and its key).
 MAX_TOKEN = 100
@@ -263,7 +265,9 @@ def _refused(request, pk: int, exc: errors.GameError, invite: str = ""):
 @params.strict
 def state(request, pk: int):
     """The table as this viewer sees it, once it differs from ``token`` (long polling).
-    ``wait``: at most this many seconds (up to ``TABLE_WAIT_SECONDS``, the default)."""
+    ``wait``: at most this many seconds (up to ``TABLE_WAIT_SECONDS``, the default).
+    A poll that would wait while this process has no place for it is answered at once:
+    429 with ``retry_ms``, when the page asks again (``_ask_again``)."""
     seen = params.text(request.GET.get("token"), "token", max_length=MAX_TOKEN)
     limit = settings.TABLE_WAIT_SECONDS
     wait = params.number(request.GET.get("wait"), "wait", maximum=limit, default=limit)
@@ -271,31 +275,58 @@ def state(request, pk: int):
     try:
         # First, so that a poll over the limit costs no query.
         with limits.live_connection(request):
-            player, refused = _player_or_403(request)
-            if refused:
-                return refused
-            return _changed_table(request, pk, player, seen, deadline)
+            return _changed_table(request, pk, seen, deadline)
     except limits.LimitReached as exc:
         return params.refused(request, exc.message, 429)
 
 
-def _changed_table(request, pk: int, player: Player | None, seen: str, deadline: float):
-    while True:
-        row = (
-            Game.objects.filter(pk=pk)
-            .annotate(n_seats=Count("seats"))
-            .only("version", "status", "deadline", "updated_at")
-            .first()
-        )
-        if row is None:
-            raise Http404
-        if change_token(row, row.n_seats) != seen or time.monotonic() >= deadline:
-            break
-        time.sleep(POLL_SECONDS)
-        close_old_connections()
+def _changed_table(request, pk: int, seen: str, deadline: float):
+    """The table once its change token is no longer ``seen`` (or at ``deadline``). While
+    it waits, the poll watches the game's marker in the cache (``changes``): no query,
+    and no database connection held."""
+    current = changes.token(pk)
+    if current is None:
+        raise Http404
+    if current == seen and time.monotonic() < deadline:
+        with limits.parked_poll() as placed:
+            if not placed:
+                return _ask_again()
+            player, refused = _player_or_403(request)
+            if refused:
+                return refused
+            _release_connection()
+            with changes.watching(pk) as watch:
+                while True:
+                    generation = watch.generation
+                    current = changes.token(pk)
+                    left = deadline - time.monotonic()
+                    if current != seen or left <= 0:
+                        break
+                    watch.looked(current)
+                    _release_connection()
+                    watch.pause(generation, left)
+    else:
+        player, refused = _player_or_403(request)
+        if refused:
+            return refused
     t = table_context(_game(pk), player)
     html = render_to_string("web/tables/_table.html", {"t": t}, request=request)
     return JsonResponse({"token": t.token, "html": html, "version": t.game.version})
+
+
+def _release_connection() -> None:
+    """A waiting poll holds no database connection (on PostgreSQL it goes back to the
+    pool): its next look at the database, once a second at most, takes one again."""
+    if not connection.in_atomic_block:  # a test's transaction: it stays
+        connection.close()
+
+
+def _ask_again() -> JsonResponse:
+    """This process has as many polls waiting as it may hold: the page asks again in a
+    moment (a change shows then, at once). Not a refusal of the visitor: nothing to say."""
+    response = JsonResponse({"ok": False, "retry_ms": RETRY_MS}, status=429)
+    response["Retry-After"] = str(math.ceil(RETRY_MS / 1000))
+    return response
 
 
 @csrf_unless_init_data

@@ -20,8 +20,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.core.servers import basehttp
 
 from games.play.tasks import sweep
+
+# Connections waiting for Django's server to accept them (its default is 10): a crowd of
+# pages asking at once overflowed it, and each connection refused that way came back a
+# second or more later (TCP's retry), however idle the server was. The system caps it at
+# net.core.somaxconn.
+LISTEN_BACKLOG = 1024
 
 
 class Command(BaseCommand):
@@ -53,6 +60,7 @@ class Command(BaseCommand):
             self.style.SUCCESS(f"Play in your browser: http://{host}/play/")
             + f"  (the admin: http://{host}/admin/)"
         )
+        basehttp.WSGIServer.request_queue_size = LISTEN_BACKLOG
         try:
             call_command("runserver", addrport, use_reloader=False)
         finally:

@@ -93,6 +93,9 @@
     backoff = Math.min(backoff ? backoff * 2 : 2000, 60000);
     return new Promise((ok) => setTimeout(ok, backoff * (0.75 + Math.random() / 2)));
   }
+  function soon(ms) {
+    return new Promise((ok) => setTimeout(ok, Math.min(ms, 5000) * (0.5 + Math.random())));
+  }
   async function follow() {
     for (;;) {
       try {
@@ -102,6 +105,9 @@
         if (r.status === 403) { toast(await r.text()); return; }
         if (r.status === 429) {
           const refused = await r.json().catch(() => ({}));
+          // The server has no place for this poll to wait just now: ask again in a
+          // moment (a change shows then), quietly, as if it had waited.
+          if (refused.retry_ms) { await soon(refused.retry_ms); continue; }
           toast(refused.message || r.statusText);
           await pause();
           continue;
