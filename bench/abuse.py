@@ -80,6 +80,8 @@ from games.play.models import Game, GameStatus, Move, MoveSource, Player, Seat
 
 BACKENDS = ("embedded", "services")
 WAIT_SECONDS = 5  # the servers' TABLE_WAIT_SECONDS: the longest a long poll may last
+# How often a person's page asks again when the server has no place for its poll to wait.
+LOOK_TRIES = 200
 # A long poll with an odd wait not answered after this held its thread too long (the
 # margin: time queued behind other requests on a busy server is no overrun of the wait).
 OVERRUN = WAIT_SECONDS + 10
@@ -422,7 +424,13 @@ class People:
         None when the answer is no table (an error, a refusal)."""
         query = "" if token is None else "?" + urllib.parse.urlencode({"token": token})
         path = f"/play/{table}/state/{query}"
-        answer = client.get("state", path, timeout=WAIT_SECONDS + 25).json()
+        for _ in range(LOOK_TRIES):
+            answer = client.get("state", path, timeout=WAIT_SECONDS + 25).json()
+            if "retry_ms" not in answer:
+                break
+            # As the page does: the server had no place for the poll to wait and says when
+            # to ask again (a change shows then at once).
+            self.run.stop.wait(answer["retry_ms"] / 1000 * random.uniform(0.5, 1.5))
         return answer if "html" in answer and "token" in answer else None
 
     def play(self, client: Client, table: int, rng: random.Random) -> None:
