@@ -67,6 +67,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import environ
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.utils import load_backend
@@ -837,8 +838,8 @@ class Embedded:
 
 class Production:
     """Production's shape: gunicorn as the Dockerfile runs it (3 workers of 32 threads,
-    DEBUG off, static files collected), two Celery game workers, beat, its own Redis, and a
-    PostgreSQL database of its own, migrated, dropped afterwards."""
+    DEBUG off, static files collected), two Celery game workers and a computers' one, beat,
+    its own Redis, and a PostgreSQL database of its own, migrated, dropped afterwards."""
 
     vendor = "postgresql"
 
@@ -869,8 +870,11 @@ class Production:
             if setup.start().proc.wait(600) != 0:
                 raise CommandError(f"manage.py {step[0]} failed:\n{setup.tail()}")
         services.start_redis()
+        # As compose runs them: game and sync work, and the computers' searches apart.
+        people = [settings.GAMES_QUEUE, settings.TELEGRAM_QUEUE]
         for _ in range(2):
-            services.start_worker(app="config")
+            services.start_worker(app="config", only=people)
+        services.start_worker(app="config", only=[settings.COMPUTERS_QUEUE], nice=10)
         services.start_beat()
         services.start_web(workers=3, threads=32)
         self.base = f"http://127.0.0.1:{services.web_port}"

@@ -138,13 +138,17 @@ class Services:
         self.start_redis()
 
     # -- Celery ----------------------------------------------------------------------------
-    def start_worker(self, app: str = "bench.soak_worker") -> Process:
+    def start_worker(
+        self, app: str = "bench.soak_worker", only: list[str] | None = None, nice: int = 0
+    ) -> Process:
         """A game worker; ``app``: the soak's (its Telegram calls say what they render) or
-        production's own (``config``)."""
+        production's own (``config``); ``only``: these queues (else every one), ``nice``:
+        its CPU priority, as the compose file runs the computers' workers."""
         name = self._name("worker")
         command = [
+            *(("nice", "-n", str(nice)) if nice else ()),
             *(sys.executable, "-m", "celery", "-A", app, "worker"),
-            *("--pool=solo", "--concurrency=1", "-Q", ",".join(queues())),
+            *("--pool=solo", "--concurrency=1", "-Q", ",".join(only or queues())),
             *("--without-gossip", "--without-mingle", "--without-heartbeat"),
             *("--loglevel=WARNING", "-n", f"{name}-{os.getpid()}@%h"),
         ]

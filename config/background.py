@@ -105,10 +105,11 @@ def _work(tasks: queue.Queue) -> None:
             if item is None:
                 return
             task, args, kwargs = item
-            close_old_connections()  # as around a request: a long-lived thread's connection
             try:
+                close_old_connections()  # as around a request: a long-lived thread's connection
                 task.apply(args, kwargs)
             except Exception:
+                # Whatever failed, the thread lives on: the queue's next task still runs.
                 log.exception("in-process task %s%s failed; the sweep retries", task.name, args)
         finally:
             tasks.task_done()

@@ -83,4 +83,9 @@ def set_statement_timeout(sender=None, connection=None, **kwargs) -> None:
             cursor.execute(f"SET statement_timeout = {milliseconds}")
 
 
-GAME_TASKS = {"games.tasks.process_game", "bot.tasks.sync_game", "games.tasks.game_finished"}
+GAME_TASKS = {
+    "games.tasks.process_game",
+    "games.tasks.decide_game",
+    "bot.tasks.sync_game",
+    "games.tasks.game_finished",
+}

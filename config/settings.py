@@ -176,18 +176,25 @@ CELERY_TIMEZONE = "UTC"
 # (a test run sets its own CELERY_QUEUE and so owns both).
 GAMES_QUEUE = env.str("CELERY_QUEUE", default="celery")
 TELEGRAM_QUEUE = f"{GAMES_QUEUE}.telegram"
+# The searching computers' decisions (up to half a second of CPU each): a queue of their
+# own, so that a crowd of hard computers never delays a person's move (issue 25).
+COMPUTERS_QUEUE = f"{GAMES_QUEUE}.computers"
 CELERY_TASK_DEFAULT_QUEUE = GAMES_QUEUE
-# Declared, so that a worker started without -Q consumes both (one process on a laptop).
-CELERY_TASK_QUEUES = {GAMES_QUEUE: {}, TELEGRAM_QUEUE: {}}
+# Declared, so that a worker started without -Q consumes them all (one process on a laptop).
+CELERY_TASK_QUEUES = {GAMES_QUEUE: {}, TELEGRAM_QUEUE: {}, COMPUTERS_QUEUE: {}}
+# In order: the first pattern that matches routes a task (the exact name before its glob).
 CELERY_TASK_ROUTES = {
+    "games.tasks.decide_game": {"queue": COMPUTERS_QUEUE},
     "games.tasks.*": {"queue": GAMES_QUEUE},
     "bot.tasks.*": {"queue": TELEGRAM_QUEUE},
 }
 # In-process tasks in the background (TASKS_IN_PROCESS): the threads of each queue. Game
-# work has one (one step at a time, in order, as SQLite takes one writer anyway); the syncs
-# a few, as they wait for their chats' send windows.
+# work has one (one step at a time, in order, as SQLite takes one writer anyway), and the
+# computers' searches one beside it; the syncs a few, as they wait for their chats' send
+# windows.
 TASKS_IN_PROCESS_THREADS = {
     GAMES_QUEUE: 1,
+    COMPUTERS_QUEUE: 1,
     TELEGRAM_QUEUE: env.int("TASKS_IN_PROCESS_SYNC_THREADS", default=4),
 }
 CELERY_TASK_ACKS_LATE = True

@@ -89,6 +89,8 @@ class StepReport:
     # The step stopped before a searching computer's turn, at this version: its decision
     # is made outside the lock.
     search_at: int | None = None
+    # That decision is still to make (``process(search=False)``): the caller queues it.
+    needs_decision: bool = False
 
     def add(self, later: StepReport) -> StepReport:
         """This report followed by a later step's of the same call."""
@@ -99,6 +101,7 @@ class StepReport:
         self.finished = self.finished or later.finished
         self.deadline_changed = self.deadline_changed or later.deadline_changed
         self.more, self.search_at = later.more, later.search_at
+        self.needs_decision = later.needs_decision
         return self
 
 
@@ -129,12 +132,21 @@ class NeedsDecision(Exception):
 MAX_DECISIONS_PER_CALL = 5
 
 
-def process(game_id: int, *, timeout_version: int | None = None) -> StepReport | None:
+def process(
+    game_id: int,
+    *,
+    timeout_version: int | None = None,
+    plan: dict[tuple[int, int], str] | None = None,
+    search: bool = True,
+) -> StepReport | None:
     """Apply what is pending for a game, then let computers act within the budget.
     ``timeout_version``: a turn timer set at that version has fired; it acts only if the
-    game is still at that version and overdue."""
+    game is still at that version and overdue. ``plan``: searching decisions already made
+    (``decide``), by (version, seat). ``search=False``: a searching decision still to make
+    is not made here; the report says so (``needs_decision``) and the caller queues it on
+    the computers' own queue, so that no person's move waits behind a search."""
     budget = Budget()
-    plan: dict[tuple[int, int], str] = {}
+    plan = dict(plan or {})
     report = None
     for _attempt in range(MAX_DECISIONS_PER_CALL + 1):
         try:
@@ -148,6 +160,10 @@ def process(game_id: int, *, timeout_version: int | None = None) -> StepReport |
             if budget.spent():
                 report.more = True
                 return report
+        if not search:
+            report = report or StepReport(game_id)
+            report.needs_decision = True
+            return report
         plan = decide(game_id, timeout_version) or {}  # none: gone or over, as the next step says
     report = report or StepReport(game_id)
     report.more = True

@@ -33,12 +33,35 @@ def ping(payload: str = "pong") -> str:
 
 @shared_task(name="games.tasks.process_game", acks_late=True)
 def process_game(game_id: int, timeout_version: int | None = None) -> int | None:
-    report = processing.process(game_id, timeout_version=timeout_version)
-    if report is not None and report.more:
+    """A game's step: people's moves, timers, the computers that do not search. A search
+    goes to the computers' queue (``decide_game``): steps of people never wait behind one."""
+    report = processing.process(game_id, timeout_version=timeout_version, search=False)
+    return _continue(game_id, timeout_version, report)
+
+
+@shared_task(name="games.tasks.decide_game", acks_late=True)
+def decide_game(game_id: int, timeout_version: int | None = None) -> int | None:
+    """A searching computer's decision, made outside any transaction or lock on a queue of
+    its own (``COMPUTERS_QUEUE``), then applied by a short locked step that re-checks the
+    game's version (``processing.process``)."""
+    plan = processing.decide(game_id, timeout_version)
+    if plan is None:  # gone or over: a step says so to whatever is pending
+        enqueue(game_id)
+        return None
+    report = processing.process(game_id, timeout_version=timeout_version, plan=plan, search=False)
+    return _continue(game_id, timeout_version, report)
+
+
+def _continue(game_id: int, timeout_version: int | None, report) -> int | None:
+    if report is None:
+        return None
+    if report.needs_decision:
+        run_later(decide_game, game_id, timeout_version)
+    elif report.more:
         # Computers are still to act: the rest is queued behind the work queued meanwhile
         # (other games' moves), not played in this task (issue 25).
         enqueue(game_id)
-    return report.version if report else None
+    return report.version
 
 
 @shared_task(name="games.tasks.sweep")
@@ -96,14 +119,20 @@ _local = threading.local()
 def enqueue(game_id: int) -> None:
     """Queue the game's processor. A broker that is down loses nothing: the moves wait in
     the database and the periodic sweep queues them again."""
+    run_later(process_game, game_id)
+
+
+def run_later(task, *args) -> None:
+    """Queue ``task``; at the call site (eagerly), after the task that queues it."""
     waiting = getattr(_local, "waiting", None)
     if waiting is not None:
-        waiting.append(game_id)
+        waiting.append((task, args))
         return
-    _local.waiting = waiting = deque([game_id])
+    _local.waiting = waiting = deque([(task, args)])
     try:
         while waiting:
-            schedule(process_game, waiting.popleft())
+            queued, queued_args = waiting.popleft()
+            schedule(queued, *queued_args)
     finally:
         _local.waiting = None
 

@@ -29,6 +29,13 @@ def step(n: int) -> None:
     ran.append((threading.current_thread().name, n))
 
 
+@app.task(name="games.tasks.test_close_connections")
+def close_connections() -> None:
+    from django.db import connections
+
+    connections.close_all()
+
+
 @pytest.fixture
 def in_background(settings):
     settings.TASKS_IN_PROCESS = "background"
@@ -79,3 +86,66 @@ def test_the_test_suite_runs_tasks_at_the_call_site(settings):
     assert settings.TASKS_IN_PROCESS == "eager"
     step.delay("here")
     assert ran[-1] == (threading.current_thread().name, "here")
+
+
+class Pondering:
+    """A searching computer that thinks until it is told to stop (the test's ``release``)."""
+
+    needs_history = True
+
+    def __init__(self):
+        self.thinking = threading.Event()
+
+    def choose(self, view, legal, rng, history=()):
+        self.thinking.set()
+        release.wait(10)
+        return legal[0]
+
+
+def test_a_persons_move_never_waits_behind_a_computers_search(
+    in_background, transactional_db, monkeypatch
+):
+    """Searches have a queue (a thread here, workers with a broker) of their own: while a
+    hard computer thinks at one table, a person's move at another is applied at once."""
+    from games import catalog
+    from games.play import services
+    from games.play.models import Game, GameStatus, Move, MoveStatus
+    from games.play.table import Table
+    from tests.factories import PlayerFactory
+    from tests.games.test_computer_steps import table_of_computers
+
+    pondering = Pondering()
+    thinking_table = table_of_computers("smoking_cat", "hard", monkeypatch)
+    monkeypatch.setattr(catalog.GameKind, "strategy", lambda kind, name: pondering)
+    anna, bob = PlayerFactory(), PlayerFactory()
+    people = services.create_lobby(None, "bon_appetit", anna)
+    services.join(people, bob, people.invite)
+    services.start(people, by=anna)  # its first step runs on the game thread
+
+    tasks.enqueue(thinking_table.pk)
+    assert pondering.thinking.wait(5), "the hard computer is thinking"
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        people.refresh_from_db()
+        if people.legal:
+            break
+        time.sleep(0.02)
+    seat = Table(people).to_act()[0]
+    player = anna if people.seats.get(number=seat).player_id == anna.pk else bob
+    began = time.monotonic()
+    move = services.submit_move(people.pk, player, Table(people).legal(seat)[0], "k1")
+    while time.monotonic() - began < 3:
+        if Move.objects.get(pk=move.pk).status == MoveStatus.APPLIED:
+            break
+        time.sleep(0.01)
+    waited = time.monotonic() - began
+    still_thinking = not release.is_set()
+    applied = Move.objects.get(pk=move.pk).status == MoveStatus.APPLIED
+    # The computers' table ends here, so that its thread has nothing left to do after.
+    Game.objects.filter(pk=thinking_table.pk).update(status=GameStatus.ABORTED)
+    release.set()
+    assert background.idle(10)
+    background.submit(close_connections, (), {})  # each thread's, for the tests after this
+    assert background.idle(5)
+    assert still_thinking and applied, "applied while the computer thinks"
+    assert waited < 1.0

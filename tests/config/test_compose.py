@@ -8,8 +8,8 @@ from pathlib import Path
 from tests import services
 
 ROOT = Path(__file__).resolve().parents[2]
-ROLES = {"web", "worker", "sync-worker", "beat", "bot", "redis", "postgres"}
-APP_ROLES = ("web", "worker", "sync-worker", "beat", "bot")
+ROLES = {"web", "worker", "sync-worker", "computer-worker", "beat", "bot", "redis", "postgres"}
+APP_ROLES = ("web", "worker", "sync-worker", "computer-worker", "beat", "bot")
 
 
 def compose_command() -> list[str]:
@@ -51,7 +51,7 @@ def test_compose_file_is_valid_and_complete(tmp_path):
     assert set(config["services"]) == ROLES
     app_images = {config["services"][r].get("image") for r in APP_ROLES}
     assert app_images == {"catclub:latest"}, "one image for every application role"
-    for role in ("web", "worker", "sync-worker", "redis", "postgres"):
+    for role in ("web", "worker", "sync-worker", "computer-worker", "redis", "postgres"):
         assert "healthcheck" in config["services"][role], role
     assert "pgdata" in config["volumes"]
     assert config["services"]["web"]["environment"]["REDIS_URL"].startswith("redis://")
@@ -76,5 +76,12 @@ def test_games_and_telegram_syncs_have_workers_of_their_own(tmp_path, settings):
     assert games == "celery"
     assert syncs == "celery.telegram"
     assert settings.TELEGRAM_QUEUE == settings.GAMES_QUEUE + ".telegram"
+    # Issue 25: the searching computers' decisions have workers of their own, so that a crowd
+    # of hard computers never holds a person's move.
+    assert option(services_["computer-worker"]["command"], "-Q") == "celery.computers"
+    assert settings.COMPUTERS_QUEUE == settings.GAMES_QUEUE + ".computers"
+    assert settings.CELERY_TASK_ROUTES["games.tasks.decide_game"]["queue"] == (
+        settings.COMPUTERS_QUEUE
+    )
     # The sync workers wait on the network: their pool must enforce the time limits.
     assert option(services_["sync-worker"]["command"], "--pool") == "prefork"
