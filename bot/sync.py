@@ -91,9 +91,9 @@ def request_sync(game_id: int) -> None:
 def request_sync_for_player(player: Player) -> None:
     """Bring every open game of a player up to date (their language or reachability
     changed, so their private messages must be redrawn or can now be sent)."""
-    open_games = Seat.objects.filter(player=player, game__status__in=OPEN_STATUSES).values_list(
-        "game_id", flat=True
-    )
+    open_games = Seat.objects.filter(
+        player=player, game__status__in=OPEN_STATUSES, game__chat_id__isnull=False
+    ).values_list("game_id", flat=True)
     for game_id in open_games:
         request_sync(game_id)
 
@@ -220,7 +220,7 @@ def recover_syncs() -> int:
 
 def sync_once(game_id: int, sender: Sender) -> None:
     game = Game.objects.select_related("league").filter(pk=game_id).first()
-    if game is None:
+    if game is None or game.chat_id is None:  # gone, or a browser table: no Telegram messages
         return
     messages, _created = GameMessages.objects.get_or_create(
         game=game, defaults={"chat_id": game.chat_id}

@@ -283,3 +283,20 @@ def test_a_sync_running_in_another_process_holds_the_game(telegram, recorder):
     hold_the_lock_in_another_process(game.pk, hold=False)
     assert recover_syncs() == 1
     assert "Anna" in recorder.last(table.chat_id).text
+
+
+def test_a_browser_table_of_a_telegram_player_has_no_telegram_messages(telegram, recorder):
+    """A Telegram player at a browser table (through the Mini App) changes language: their
+    open games are redrawn in Telegram, but a browser table has nothing there to redraw
+    (issue 25's abuse bench found syncs failing on such tables)."""
+    from bot.models import GameMessages
+    from games.play import services
+
+    tina = services.player_from_telegram(4242, "Tina", "", "it")
+    game = services.create_lobby(None, "felix", tina)
+    services.add_computer(game, by=tina)
+    recorder.calls.clear()
+    sync.request_sync_for_player(tina)
+    sync_game(game.pk)
+    assert not GameMessages.objects.filter(game=game).exists()
+    assert recorder.calls == []
