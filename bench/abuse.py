@@ -862,6 +862,7 @@ class Production:
         self.services = services
         services.env.pop("DJANGO_DEBUG", None)
         services.env.update(server_env())
+        services.env["DATABASE_POOL_MAX_SIZE"] = "12"  # as compose runs them
         services.env["SITE_URL"] = f"http://127.0.0.1:{services.web_port}"
         for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
             setup = Process(

@@ -125,6 +125,20 @@ if DB_VENDOR == "sqlite":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
+elif DATABASE_POOL_MAX_SIZE := env.int("DATABASE_POOL_MAX_SIZE", default=0):
+    # A pool of connections per process (Django's psycopg pool; compose sets the size), so
+    # that a web process holds at most this many, however many of its threads are busy: a
+    # crowd of requests waits up to DATABASE_POOL_TIMEOUT for a connection instead of
+    # PostgreSQL refusing the 101st ("too many clients already", issue 25). A thread gives
+    # its connection back when its request ends (and a waiting long poll before it waits).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django requires 0
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {
+            "min_size": 1,
+            "max_size": DATABASE_POOL_MAX_SIZE,
+            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=20.0),
+        }
+    }
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
