@@ -20,7 +20,6 @@ import itertools
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -31,7 +30,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from bench.soak import percentiles
 from bench.soak_telegram import SoakTelegram
+from bench.table import free_port
 from tests.bot.telegram_fake import FakeTelegram, FakeUser, Shown
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,21 +73,10 @@ class Group:
     games: int = 0
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def figures(latencies: list[float]) -> str:
-    if not latencies:
-        return "p50=- p95=- p99=- max=-"
-    ordered = sorted(latencies)
-
-    def pct(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
-
-    return f"p50={pct(50):.0f} p95={pct(95):.0f} p99={pct(99):.0f} max={ordered[-1] * 1000:.0f}"
+    """The soak's percentiles of tap → answer, and the longest."""
+    longest = f"{max(latencies) * 1000:.0f}" if latencies else "-"
+    return f"{percentiles(latencies)} max={longest}"
 
 
 def p99(latencies: list[float]) -> float:
