@@ -58,7 +58,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.utils import translation
 
-from bench.soak_services import Services
+from bench.soak_services import Services, wait_until
 from bench.soak_telegram import SoakTelegram
 from bot.callbacks import BadData, decode
 from bot.render import renderer
@@ -206,16 +206,7 @@ class Command(BaseCommand):
         services.start_beat()
         services.start_web()
         services.start_bot()
-        self.wait(lambda: self.telegram.polls, 60, "the bot process to poll")
-
-    def wait(self, condition, timeout: float, what: str):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
-            time.sleep(0.2)
-        raise CommandError(f"soak: timed out waiting for {what}")
+        wait_until(lambda: self.telegram.polls, 60, "the bot process to poll")
 
     # -- delivering updates, as Telegram does ----------------------------------------------
     def deliver(self, update: dict, path: str, replay: bool = False) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import redis
 from django.conf import settings
+from django.core.management.base import CommandError
 
 from bench.table import free_port
 from config.celery import app
@@ -33,6 +34,17 @@ def queues() -> list[str]:
         elif queue is not None:
             names.add(queue.name)
     return sorted(names)
+
+
+def wait_until(condition, timeout: float, what: str):
+    """``condition``'s first true value, looked at every 0.2 s; CommandError after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise CommandError(f"timed out waiting for {what}")
 
 
 def wait_for_port(port: int, timeout: float) -> bool:

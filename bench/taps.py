@@ -31,6 +31,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from bench.soak import percentiles
+from bench.soak_services import wait_until
 from bench.soak_telegram import SoakTelegram
 from bench.table import free_port
 from tests.bot.telegram_fake import FakeTelegram, FakeUser, Shown
@@ -112,7 +113,7 @@ class Command(BaseCommand):
         self.stdout.write(f"taps: the site's log in {workdir / 'site.log'}")
         site = self.start_site(workdir, opts["tasks"])
         try:
-            self.wait(lambda: self.telegram.polls, 120, "the bot to poll")
+            wait_until(lambda: self.telegram.polls, 120, "the bot to poll")
             self.db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)
             self.run(opts["minutes"] * 60)
         finally:
@@ -159,15 +160,6 @@ class Command(BaseCommand):
             except subprocess.TimeoutExpired:
                 os.killpg(site.pid, signal.SIGKILL)
                 site.wait(10)
-
-    def wait(self, condition, timeout: float, what: str):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
-            time.sleep(0.2)
-        raise CommandError(f"taps: timed out waiting for {what}")
 
     def query(self, sql: str, *params) -> list[tuple]:
         return self.db.execute(sql, params).fetchall()
