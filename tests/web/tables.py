@@ -4,6 +4,7 @@ table, then clicking one of the offered choices until the game is over."""
 from __future__ import annotations
 
 import random
+import time
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -51,11 +52,13 @@ def play_by_clicking(page, max_clicks: int, seed: int = 7) -> int:
     raise AssertionError(f"no final screen after {max_clicks} clicks")
 
 
-def play_together(pages: list, max_clicks: int, seed: int = 11) -> int:
+def play_together(pages: list, max_clicks: int, seed: int = 11, stall_seconds: float = 60) -> int:
     """Several people at one table, each in their own browser: whoever is offered choices
-    clicks one, until every page shows the final screen. Returns the clicks made."""
+    clicks one, until every page shows the final screen. Returns the clicks made. Fails,
+    saying what each page shows, when nobody has been offered anything for stall_seconds."""
     rng = random.Random(seed)
     clicks = 0
+    last_move = time.monotonic()
     while clicks < max_clicks:
         if all(p.locator(".final").count() for p in pages):
             return clicks
@@ -64,7 +67,12 @@ def play_together(pages: list, max_clicks: int, seed: int = 11) -> int:
             if click_one(page, rng):
                 clicks += 1
                 moved = True
-        if not moved:
+        if moved:
+            last_move = time.monotonic()
+        elif time.monotonic() - last_move > stall_seconds:
+            seen = [p.locator("main").inner_text()[:600] for p in pages]
+            raise AssertionError(f"no choice on any page for {stall_seconds} s: {seen}")
+        else:
             pages[0].wait_for_timeout(100)
     raise AssertionError(f"no final screen after {max_clicks} clicks")
 
