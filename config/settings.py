@@ -173,6 +173,9 @@ CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 # to a thread of its queue (config/background.py), so that no bot handler and no request
 # waits for a game step or a Telegram sync; "eager" runs it at the call site (the tests).
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+# Redis writes nothing waits on (change markers, metrics) are sent by a thread of each
+# process (games/background_writes.py); off, they are made at the call site.
+BACKGROUND_WRITES = env.bool("BACKGROUND_WRITES", default=True)
 TASKS_IN_PROCESS = env.str("TASKS_IN_PROCESS", default="background")
 if TASKS_IN_PROCESS not in ("background", "eager"):
     raise ImproperlyConfigured("TASKS_IN_PROCESS must be background or eager.")

@@ -33,4 +33,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # tests/conftest.py) or proves the background threads (tests/config/test_background.py).
 CELERY_TASK_ALWAYS_EAGER = True
 TASKS_IN_PROCESS = "eager"
+# Likewise the writes nothing waits on: made at once, so that a test sees them
+# (tests/games/test_background_writes.py proves the thread).
+BACKGROUND_WRITES = False
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405

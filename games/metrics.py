@@ -2,7 +2,8 @@
 Prometheus at ``/metrics`` (``config/metrics.py`` renders them).
 
 Web, workers and bot run in many processes and containers, so the counts live in Redis
-when it is configured (one hash; one round trip per event), and every process adds to the
+when it is configured (one hash; one round trip per event, made by the process's
+writer thread: ``background_writes``), and every process adds to the
 same numbers. Without Redis (the embedded default: the site and the bot are two processes
 on one machine) they live in a file that both share (``METRICS_FILE``).
 Counting never gets in the way of the work: a Redis that fails is left alone for a few
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from games import logcontext
+from games import background_writes, logcontext
 from games.sharedfile import SharedJSON
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,9 @@ class RedisStore:
         return f"{PREFIX}metrics:{table}"
 
     def _run(self, work) -> None:
+        background_writes.submit(self._guarded, work)
+
+    def _guarded(self, work) -> None:
         if time.monotonic() < self._paused_until:
             return
         try:

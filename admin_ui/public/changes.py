@@ -36,6 +36,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count
 
+from games import background_writes
 from games.play.models import Game
 
 from .tables import change_token
@@ -59,10 +60,14 @@ def _token_key(game_id: int) -> str:
 
 
 def mark(sender=None, game_id: int | None = None, **kwargs) -> None:
-    """``game_updated``'s receiver: the game changed, its marker moves; this process's
-    polls of it wake now."""
-    if game_id is None:
-        return
+    """``game_updated``'s receiver: the game changed, its marker moves (in the background:
+    the step that changed it does not wait on the cache), then this process's polls of it
+    wake."""
+    if game_id is not None:
+        background_writes.submit(_move_marker, game_id)
+
+
+def _move_marker(game_id: int) -> None:
     marker = uuid.uuid4().hex
     cache.set(_marker_key(game_id), marker, MARKER_SECONDS)
     with _lock:

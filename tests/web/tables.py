@@ -70,11 +70,23 @@ def play_together(pages: list, max_clicks: int, seed: int = 11, stall_seconds: f
         if moved:
             last_move = time.monotonic()
         elif time.monotonic() - last_move > stall_seconds:
-            seen = [p.locator("main").inner_text()[:600] for p in pages]
-            raise AssertionError(f"no choice on any page for {stall_seconds} s: {seen}")
+            raise AssertionError(f"no choice on any page for {stall_seconds} s: {_stalled(pages)}")
         else:
             pages[0].wait_for_timeout(100)
     raise AssertionError(f"no final screen after {max_clicks} clicks")
+
+
+def _stalled(pages: list) -> str:
+    """What a stalled table looks like: each page's text, each game's state and the moves
+    still pending."""
+    from games.play.models import Game, Move, MoveStatus
+
+    games = list(Game.objects.values("pk", "status", "version", "deadline"))
+    pending = list(
+        Move.objects.filter(status=MoveStatus.PENDING).values("game_id", "seat", "action")
+    )
+    seen = [p.locator("main").inner_text()[:600] for p in pages]
+    return f"games={games} pending={pending} pages={seen}"
 
 
 __all__ = ["PHONE", "click_one", "play_by_clicking", "play_together", "start_from_home"]
