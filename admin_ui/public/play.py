@@ -181,7 +181,9 @@ def create_table(request):
     me = session_player(request)
     try:
         limits.check_hard_computers(me, strategies.count("hard"))
-        with limits.table_creation(request):
+        # All or nothing: a computer that cannot sit down leaves no lobby (nor a new
+        # player) behind.
+        with limits.table_creation(request), transaction.atomic():
             player = services.browser_player(
                 request.POST.get("name", ""), translation.get_language(), me
             )

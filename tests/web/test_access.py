@@ -14,7 +14,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 from django.urls import reverse
 
-from games.play import services
+from games.play import errors, services
 from games.play.models import Game, GameStatus, Player, Seat
 from games.play.table import Table
 from tests.factories import PlayerFactory
@@ -236,3 +236,31 @@ def test_a_forged_header_is_refused_without_csrf_either(db):
         url("web:table-move", game), {"action": "flip"}, HTTP_X_TELEGRAM_INIT_DATA=forged
     )
     assert answer.status_code == 403 and not game.moves.exists()
+
+
+def test_a_new_table_whose_computer_cannot_sit_leaves_nothing_behind(client, monkeypatch):
+    """Issue 25: creating a table is all or nothing. A computer refused half-way (here the
+    second) leaves no lobby, no seat and no new player, and the visitor is told why."""
+    real = services.add_computer
+    calls = []
+
+    def second_refused(game, *args, **kwargs):
+        calls.append(game.pk)
+        if len(calls) == 2:
+            raise errors.TableFull()
+        return real(game, *args, **kwargs)
+
+    monkeypatch.setattr(services, "add_computer", second_refused)
+    response = client.post(
+        reverse("web:play-create"), {"game": "felix", "name": "Ann", "computers": "3"}
+    )
+    assert response.status_code == 400
+    assert len(calls) == 2
+    assert not Game.objects.exists() and not Seat.objects.exists()
+    assert not Player.objects.exists()
+    # The next try, refused by nothing, makes its table.
+    monkeypatch.setattr(services, "add_computer", real)
+    response = client.post(
+        reverse("web:play-create"), {"game": "felix", "name": "Ann", "computers": "3"}
+    )
+    assert response.status_code == 302 and Game.objects.count() == 1
