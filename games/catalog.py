@@ -56,12 +56,17 @@ class GameKind:
     summary: tuple[Promise | str, ...] = ()  # the rules in short, a paragraph each
     # Where the rule book is silent, what we decided: (clause ID, text).
     interpretations: tuple[tuple[str, Promise | str], ...] = ()
-    # Engine event type -> a short label for lists and replays.
-    event_labels: Mapping[str, Promise | str] = field(default_factory=dict)
+    # Module exposing ``narrate(event) -> Line | None`` (``games.narration``); None: the
+    # game's events are not told.
+    narration: str | None = None
 
     @property
     def rules(self) -> Any:
         return _load(self.engine).RULES
+
+    def narrate(self, event: dict):
+        """One event as a ``games.narration.Line``, or None when the game does not tell it."""
+        return _load(self.narration).narrate(event) if self.narration else None
 
     @property
     def min_players(self) -> int:
@@ -161,6 +166,7 @@ register(
         short_name=pgettext_lazy("short game name", "Felix"),
         emoji="🐱",
         engine="games.engines.felix",
+        narration="games.narration.felix",
         computers="games.computers.felix",
         renderers={
             TELEGRAM: "bot.render.felix",
@@ -200,22 +206,6 @@ register(
                 ),
             ),
         ),
-        event_labels={
-            "placed": _("places a card"),
-            "you_placed": _("places"),
-            "auction_start": _("auction starts"),
-            "card_turned": _("card turned up"),
-            "bid": _("bids"),
-            "last_offer": _("last offer"),
-            "sack_bought": _("buys the sack"),
-            "sack_discarded": _("sack discarded"),
-            "dogs_fight": _("the dogs fight"),
-            "dog_chase": _("a dog chases"),
-            "round_start": _("round starts"),
-            "bank_short": _("the bank is short"),
-            "mouse_cards_refilled": _("mouse cards refilled"),
-            "game_over": _("game over"),
-        },
     )
 )
 register(
@@ -225,6 +215,7 @@ register(
         short_name=pgettext_lazy("short game name", "Smoking Cat"),
         emoji="🚬",
         engine="games.engines.smoking_cat",
+        narration="games.narration.smoking_cat",
         computers="games.computers.smoking_cat",
         renderers={
             TELEGRAM: "bot.render.smoking_cat",
@@ -283,18 +274,6 @@ register(
                 ),
             ),
         ),
-        event_labels={
-            "play": _("plays"),
-            "pass": _("passes"),
-            "received": _("receives"),
-            "play_start": _("play starts"),
-            "trick": _("trick"),
-            "throw": _("throws down"),
-            "deal_end": _("deal over"),
-            "deal": _("new deal"),
-            "match_end": _("match over"),
-            "letter_adjusted": _("moderator's letter"),
-        },
     )
 )
 register(
@@ -304,6 +283,7 @@ register(
         short_name=pgettext_lazy("short game name", "Bon Appétit!"),
         emoji="🐭",
         engine="games.engines.bon_appetit",
+        narration="games.narration.bon_appetit",
         computers="games.computers.bon_appetit",
         renderers={
             TELEGRAM: "bot.render.bon_appetit",
@@ -366,14 +346,6 @@ register(
                 ),
             ),
         ),
-        event_labels={
-            "flip": _("flips"),
-            "chase_step": _("chase"),
-            "chase_end": _("chase over"),
-            "pile_won": _("wins the pile"),
-            "token": _("takes a token"),
-            "game_end": _("game over"),
-        },
     )
 )
 register(
@@ -383,6 +355,7 @@ register(
         short_name=pgettext_lazy("short game name", "Come Cani e Gatti"),
         emoji="🐶",
         engine="games.engines.cats_and_dogs",
+        narration="games.narration.cats_and_dogs",
         computers="games.computers.cats_and_dogs",
         renderers={
             TELEGRAM: "bot.render.cats_and_dogs",
@@ -427,15 +400,5 @@ register(
                 ),
             ),
         ),
-        event_labels={
-            "turn": _("turn"),
-            "marked": _("places a marker"),
-            "drew": _("draws"),
-            "fed": _("feeds"),
-            "sated": _("sated"),
-            "stopped": _("stops feeding"),
-            "action": _("plays an action card"),
-            "over": _("game over"),
-        },
     )
 )

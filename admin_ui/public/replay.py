@@ -23,7 +23,7 @@ from games.play.table import seen_by
 from games.ratings import standings
 
 from .. import params
-from .tables import web_module
+from .tables import event_text, web_module
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ def build(game: Game) -> dict[str, Any]:
                     for before, now in zip(previous_private, privates, strict=True)
                 ]
                 previous_private = privates
-            step["text"] = sentences(module, step, names, public)
+            step["text"] = sentences(game.game_type, module, step, names, public)
             previous_public = public
             out_steps.append(step)
     except Exception:  # an engine that cannot replay its own log: show what we have
@@ -143,16 +143,16 @@ def build(game: Game) -> dict[str, Any]:
     return {"game": game.game_type, "reveal": reveal, "steps": out_steps, "broken": False}
 
 
-def sentences(module: ModuleType, step: dict, names: list[str], view: dict) -> list[str]:
+def sentences(slug: str, module: ModuleType, step: dict, names: list[str], view: dict) -> list[str]:
     """What happened at ``step``, in words: the web table's sentences for its events (one
     source of sentences for the table and the replay), and after the game those only
     some seats saw, each said to be theirs. A move none of whose events makes a sentence
     is told by its choices, or as a move of its seat."""
     if step["seq"] == 0:
         return [str(_("Start of the game"))]
-    said = [text for ev in step["events"] if (text := module.event_text(ev, names, view))]
+    said = [text for ev in step["events"] if (text := event_text(slug, ev, names, view))]
     for ev in step.get("private_events", []):
-        text = module.event_text(ev, names, view)
+        text = event_text(slug, ev, names, view)
         if text:
             whose = ", ".join(_name(names, seat) for seat in ev.get("to") or [])
             said.append(_("Only %(names)s saw: %(text)s") % {"names": whose, "text": text})

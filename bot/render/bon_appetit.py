@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from bot.keyboard import Button
-from bot.render.common import Ctx, event_lines, header, join, ranking, turn_marker
+from bot.render.common import Ctx, event_lines, header, join, ranking, told, turn_marker
 from games.play.result import Result
 
 SHOWN_ON_PILE = 6
@@ -95,37 +95,12 @@ def menu(view: dict, ctx: Ctx, prefix: str):
     return None
 
 
+# How Bon Appétit!'s narration reads in Telegram (``games.narration``).
+PIECES = {"card": card}
+
+
 def event_line(ev: dict, ctx: Ctx) -> str | None:
-    kind = ev["type"]
-    if kind == "flip":
-        return _("%(name)s turns up %(card)s.") % {
-            "name": ctx.name(ev["seat"]),
-            "card": card(ev["card"]),
-        }
-    if kind in ("chase_start", "chase_pass"):
-        return _("%(name)s must catch it in %(flips)d flips!") % {
-            "name": ctx.name(ev["chaser"]),
-            "flips": ev["flips_left"],
-        }
-    if kind == "chase_end":
-        if ev["result"] == "caught":
-            return _("Caught! %(name)s wins the pile.") % {"name": ctx.name(ev["winner"])}
-        if ev["winner"] is None:
-            return _("The mouse got away; nobody wins the pile.")
-        return _("The mouse got away: %(name)s wins the pile.") % {"name": ctx.name(ev["winner"])}
-    if kind == "game_end" and ev.get("reason") in ("repeat", "flip_limit"):
-        return ended_in_a_loop()
-    if kind == "pile_won":
-        return _("%(name)s takes %(cards)d cards.") % {
-            "name": ctx.name(ev["seat"]),
-            "cards": ev["cards"],
-        }
-    return None
-
-
-def ended_in_a_loop() -> str:
-    """B13a: the table would have flipped forever."""
-    return _("The cards went round in a circle: the game ends here (B13a).")
+    return told(ev, ctx, PIECES)
 
 
 def notice(ev: dict, ctx: Ctx) -> str | None:

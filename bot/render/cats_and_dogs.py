@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from bot.keyboard import Button, grid
-from bot.render.common import DEADLINE, MARKS, Ctx, event_lines, header, join, ranking
+from bot.render.common import DEADLINE, MARKS, Ctx, event_lines, header, join, ranking, told
 from bot.render.menus import next_steps
 from games.play.result import Result
 
@@ -223,59 +223,13 @@ def _token_label(view: dict, ctx: Ctx, kind: str, token: str) -> str:
 # -- events, notices, toasts -----------------------------------------------------------------
 
 
-def _animal(ev_animal: int, ctx: Ctx) -> str:
-    return str(ev_animal + 1)
+# How Come Cani e Gatti's narration reads in Telegram (``games.narration``): an animal
+# by its number on the table.
+PIECES = {"food": food, "action": action_card, "animal": lambda place: str(int(place) + 1)}
 
 
 def event_line(ev: dict, ctx: Ctx) -> str | None:
-    kind = ev["type"]
-    name = ctx.name(ev.get("seat"))
-    if kind == "marked":
-        return _("%(name)s places a marker on animal %(animal)s.") % {
-            "name": name,
-            "animal": _animal(ev["animal"], ctx),
-        }
-    if kind == "drew":
-        return _("%(name)s draws %(food)s.") % {"name": name, "food": food(ev["card"])}
-    if kind == "fed":
-        return _("%(name)s feeds %(food)s to animal %(animal)s.") % {
-            "name": name,
-            "food": food(ev["card"]),
-            "animal": _animal(ev["animal"], ctx),
-        }
-    if kind == "sated":
-        return _("Animal %(animal)s is sated!") % {"animal": _animal(ev["animal"], ctx)}
-    if kind == "stopped":
-        return _("%(name)s stops feeding.") % {"name": name}
-    if kind == "action":
-        return _("%(name)s plays %(card)s.") % {
-            "name": name,
-            "card": action_card(ev["card"]),
-        } + _action_detail(ev, ctx)
-    return None
-
-
-def _action_detail(ev: dict, ctx: Ctx) -> str:
-    card = ev["card"]
-    values = {
-        "animal": _animal(ev["animal"], ctx) if "animal" in ev else "",
-        "dest": _animal(ev["dest"], ctx) if "dest" in ev else "",
-        "other": _animal(ev["other_animal"], ctx) if "other_animal" in ev else "",
-        "owner": ctx.name(ev.get("owner")),
-        "food": food(ev["food"]) if isinstance(ev.get("food"), str) else "",
-        "other_food": food(ev["other_food"]) if "other_food" in ev else "",
-    }
-    texts = {
-        "shoo": _("%(owner)s's marker leaves animal %(animal)s."),
-        "wander": _("A marker moves from animal %(animal)s to %(dest)s."),
-        "switch": _("Markers swap between animals %(animal)s and %(other)s."),
-        "snatch": _("%(food)s is taken from animal %(animal)s."),
-        "bowl": _("%(food)s moves from animal %(animal)s to %(dest)s."),
-        "trade": _("%(food)s of animal %(animal)s ↔ %(other_food)s of animal %(other)s."),
-        "swap": _("Animals %(animal)s and %(other)s swap dinners."),
-        "clean": _("Animal %(animal)s's bowl is cleaned."),
-    }
-    return " " + texts[card] % values if card in texts else ""
+    return told(ev, ctx, PIECES)
 
 
 def notice(ev: dict, ctx: Ctx) -> str | None:

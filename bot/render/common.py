@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from bot import callbacks
 from bot.keyboard import Button
-from games import catalog
+from games import catalog, narration
 
 # The sync step replaces this with the time left, after hashing the text: the countdown
 # alone never makes an edit.
@@ -78,6 +78,14 @@ def format_left(deadline: datetime | None, now: datetime) -> str:
         return ""
     seconds = max(0, int((deadline - now).total_seconds()))
     return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def told(ev: dict, ctx: Ctx, pieces: dict) -> str | None:
+    """One event as the game's narration tells it (``games.narration``), its pieces as
+    ``pieces`` says they read in Telegram (card family or amount unit -> text)."""
+    return narration.tell(
+        catalog.get(ctx.game_type).narrate(ev), translate=_, seat=ctx.name, formats=pieces
+    )
 
 
 def event_lines(lines: list[str], limit: int = 3) -> str:

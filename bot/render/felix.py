@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from bot.keyboard import Button, grid
-from bot.render.common import Ctx, event_lines, header, join, ranking, turn_marker
+from bot.render.common import Ctx, event_lines, header, join, ranking, told, turn_marker
 from games.play.result import Result
 
 QUICK_RAISES = (1, 2, 5)
@@ -182,49 +182,12 @@ def menu(view: dict, ctx: Ctx, prefix: str):
 # -- events, notices, toasts -----------------------------------------------------------------
 
 
+# How Felix's narration reads in Telegram (``games.narration``).
+PIECES = {"card": card, "cards": " ".join, "mice": mice}
+
+
 def event_line(ev: dict, ctx: Ctx) -> str | None:
-    kind = ev["type"]
-    name = ctx.name(ev.get("seat"))
-    if kind == "you_placed":
-        return _("You placed %(card)s.") % {"card": card(ev["card"])}
-    if kind == "auction_start":
-        return _("Round %(round)d: the auction starts with %(name)s.") % {
-            "round": ev["round"],
-            "name": ctx.name(ev["first"]),
-        }
-    if kind == "card_turned":
-        return _("A card turns: %(card)s.") % {"card": card(ev["card"])}
-    if kind == "bid":
-        return _("%(name)s bids %(amount)d.") % {"name": name, "amount": ev["amount"]}
-    if kind == "pass":
-        return _("%(name)s passes and takes %(mice)s.") % {
-            "name": name,
-            "mice": mice(ev["returned"] + ev["took"]),
-        }
-    if kind == "last_offer":
-        return _("Everyone else passed: %(name)s may take the row for 1 mouse.") % {"name": name}
-    if kind == "dogs_fight":
-        return _("The dogs chase each other away.")
-    if kind == "dog_chase":
-        if ev["cat"] is None:
-            return _("%(dog)s finds no cat and runs off.") % {"dog": card(ev["dog"])}
-        return _("%(dog)s chases away %(cat)s.") % {"dog": card(ev["dog"]), "cat": card(ev["cat"])}
-    if kind == "sack_bought":
-        return _("%(name)s buys the sack for %(mice)s: %(cards)s") % {
-            "name": name,
-            "mice": mice(ev["price"]),
-            "cards": cards(ev["cards"]),
-        }
-    if kind == "sack_discarded":
-        return _("Nobody takes the row: %(cards)s leave the game.") % {"cards": cards(ev["cards"])}
-    if kind == "bank_short":
-        return _("The bank is short: the mouse cards stay empty.")
-    if kind == "round_start":
-        return _("Round %(round)d: %(name)s is first.") % {
-            "round": ev["round"],
-            "name": ctx.name(ev["first"]),
-        }
-    return None
+    return told(ev, ctx, PIECES)
 
 
 def notice(ev: dict, ctx: Ctx) -> str | None:

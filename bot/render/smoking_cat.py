@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from bot.keyboard import Button, grid
-from bot.render.common import Ctx, event_lines, header, join, ranking, turn_marker
+from bot.render.common import Ctx, event_lines, header, join, ranking, told, turn_marker
 from games.play.result import Result
 
 SUIT_EMOJI = {"L": "🍃", "H": "❤️", "B": "🔔", "A": "🌰"}
@@ -192,52 +192,12 @@ def recent(events: list[dict]) -> list[dict]:
     return events
 
 
+# How Smoking Cat's narration reads in Telegram (``games.narration``).
+PIECES = {"card": card, "cards": " ".join}
+
+
 def event_line(ev: dict, ctx: Ctx) -> str | None:
-    kind = ev["type"]
-    if kind == "received":
-        return _("You received %(cards)s.") % {"cards": cards(ev["cards"])}
-    if kind == "play_start":
-        return _("Play starts: %(name)s leads.") % {"name": ctx.name(ev["leader"])}
-    if kind == "play":
-        return _("%(name)s plays %(card)s.") % {
-            "name": ctx.name(ev["seat"]),
-            "card": card(ev["card"]),
-        }
-    if kind == "trick":
-        return _("%(name)s takes the trick (+%(points)d).") % {
-            "name": ctx.name(ev["winner"]),
-            "points": ev["points"],
-        }
-    if kind == "throw":
-        return _("%(name)s throws down and takes %(points)d points.") % {
-            "name": ctx.name(ev["seat"]),
-            "points": ev["points"],
-        }
-    if kind == "deal_end":
-        return deal_result(ev, ctx)
-    if kind == "deal":
-        return _("Deal %(deal)d: %(name)s deals.") % {
-            "deal": ev["deal"],
-            "name": ctx.name(ev["dealer"]),
-        }
-    if kind == "letter_adjusted":
-        text = (
-            _("A moderator gave %(name)s a letter.")
-            if ev["delta"] > 0
-            else _("A moderator took a letter from %(name)s.")
-        )
-        return text % {"name": ctx.name(ev["seat"])}
-    return None
-
-
-def deal_result(ev: dict, ctx: Ctx) -> str:
-    losers = ", ".join(ctx.name(s) for s in ev["losers"])
-    letters = " · ".join(f"{ctx.name(s)} {ev['letters'][s]}" for s in ev["losers"])
-    return _("Deal %(deal)d lost by %(names)s: %(letters)s") % {
-        "deal": ev["deal"],
-        "names": losers,
-        "letters": letters,
-    }
+    return told(ev, ctx, PIECES)
 
 
 def notice(ev: dict, ctx: Ctx) -> str | None:
@@ -251,7 +211,7 @@ def notice(ev: dict, ctx: Ctx) -> str | None:
     points = " · ".join(f"{ctx.name(s)} {p}" for s, p in enumerate(ev["points"]))
     return join(
         [
-            "📝 " + deal_result(ev, ctx) + f" ({reasons.get(ev['reason'], ev['reason'])})",
+            "📝 " + event_line(ev, ctx) + f" ({reasons.get(ev['reason'], ev['reason'])})",
             _("Points:") + " " + points,
         ]
     )

@@ -3,7 +3,7 @@ the web table and in Telegram, in the reader's language."""
 
 from django.utils import translation
 
-from admin_ui.public.tables import bon_appetit as web
+from admin_ui.public.tables import event_text
 from bot.render import bon_appetit as telegram
 from bot.render.common import Ctx
 
@@ -13,8 +13,8 @@ def test_B13a_the_end_of_a_looping_table_is_told_in_words():
     capped = {**ended, "reason": "flip_limit"}
     ctx = Ctx(1, 1, "bon_appetit", ["Ann", "Bea"])
     for ev in (ended, capped):
-        assert "B13a" in web.event_text(ev, ["Ann", "Bea"], {})
+        assert "B13a" in event_text("bon_appetit", ev, ["Ann", "Bea"], {})
         assert "B13a" in telegram.event_line(ev, ctx)
     with translation.override("it"):
-        assert web.event_text(ended, ["Ann", "Bea"], {}).startswith("Le carte girano")
-    assert web.event_text({**ended, "reason": "tokens"}, ["Ann", "Bea"], {}) is None
+        assert event_text("bon_appetit", ended, ["Ann", "Bea"], {}).startswith("Le carte girano")
+    assert event_text("bon_appetit", {**ended, "reason": "tokens"}, ["Ann", "Bea"], {}) is None

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from admin_ui.public.tables import cats_and_dogs as web
-from admin_ui.public.tables import choice_tree, table_context
+from admin_ui.public.tables import choice_tree, event_text, table_context
 from games.engines.cats_and_dogs import RULES
 from games.play.models import Game, GameStatus, Player
 from games.play.table import Table
@@ -189,16 +189,17 @@ def test_events_are_sentences_with_the_animals_names(db):
     view = Table(game).view(None)
     names = ["Ann", "Bob"]
     clarence = 0
-    assert web.event_text(
-        {"type": "fed", "seat": 1, "animal": clarence, "card": "f5"}, names, view
+    assert event_text(
+        "cats_and_dogs", {"type": "fed", "seat": 1, "animal": clarence, "card": "f5"}, names, view
     ) == ("Bob feeds fish 5 to animal Clarence.")
-    text = web.event_text(
+    text = event_text(
+        "cats_and_dogs",
         {"type": "action", "seat": 0, "card": "bowl", "animal": 0, "food": "b3", "dest": 2},
         names,
         view,
     )
-    assert text == "Ann plays Pass the bowl. bone 3 moves from animal Clarence to Luna."
-    assert web.event_text({"type": "turn", "seat": 0}, names, view) is None
+    assert text == "Ann plays Pass the bowl. Bone 3 moves from animal Clarence to Luna."
+    assert event_text("cats_and_dogs", {"type": "turn", "seat": 0}, names, view) is None
 
 
 @pytest.mark.services

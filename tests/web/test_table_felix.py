@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from admin_ui.public.tables import event_text
 from admin_ui.public.tables import felix as web_felix
 from games.play.models import Game, GameStatus
 from games.play.table import Table
@@ -155,18 +156,18 @@ def test_labels_events_and_options_are_words():
         {"type": "sack_bought", "seat": 0, "price": 4, "cards": ["11", "R"]},
         {"type": "card_turned", "position": 1, "seat": 2, "card": "-5"},
     ]
-    assert [web_felix.event_text(e, names, {}) for e in events] == [
+    assert [event_text("felix", e, names, {}) for e in events] == [
         "Bob passes and takes 5 mice.",
         "Big dog chases away cat 15.",
         "Ann buys the sack for 4 mice: cat 11, rabbit",
         "A card turns: bad cat \u22125.",
     ]
     with translation.override("it"):  # the bot's sentences, the web's card names
-        assert web_felix.event_text(events[0], names, {}) == "Bob passa e prende 5 topi."
+        assert event_text("felix", events[0], names, {}) == "Bob passa e prende 5 topi."
         assert web_felix.card_label("-8") == "gatto cattivo \u22128"
         assert web_felix.option(("bid", "7"), {}, names) == ("Offri 7", None)
     with translation.override("pt"):
-        assert web_felix.event_text(events[1], names, {}) == "Cão grande espanta gato 15."
+        assert event_text("felix", events[1], names, {}) == "Cão grande espanta gato 15."
 
 
 @pytest.mark.services

@@ -9,8 +9,8 @@ Every game has a web module (its catalog entry's ``renderers["web"]``) with:
 ``card_label(code) -> str``           a card's name in the active language (alt text)
 ``option(parts, view, names)``       how the last part of a partial action is offered: a
                                       label, and a card code to draw (or None)
-``event_text(event, names, view)``    one event as a sentence in the active language, or
-                                      None to leave it out
+``pieces(view) -> dict``              how the game's narration pieces read here: card
+                                      family or amount unit -> words (``games.narration``)
 ``score_text(result, seat, view)``    a seat's score on the final screen
 ``legend_texts() -> list[str]``       what the deck's symbols mean, translated, in the
                                       order of ``games.art.legend``
@@ -26,7 +26,7 @@ from types import ModuleType
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import art, catalog
+from games import art, catalog, narration
 from games.play import levels
 from games.play.models import Game, GameStatus, Move, MoveStatus, Player, Seat
 from games.play.table import Table, seen_by
@@ -38,6 +38,20 @@ EVENT_LINES = 6
 
 def web_module(slug: str) -> ModuleType:
     return catalog.get(slug).renderer(catalog.WEB)
+
+
+def event_text(slug: str, ev: dict, names: list[str], view: dict | None) -> str | None:
+    """One event as the game's narration tells it, in the active language, or None."""
+
+    def seat(number: int | None) -> str:
+        return names[number] if number is not None and 0 <= number < len(names) else "?"
+
+    return narration.tell(
+        catalog.get(slug).narrate(ev),
+        translate=_,
+        seat=seat,
+        formats=web_module(slug).pieces(view),
+    )
 
 
 def legend(slug: str) -> list[tuple[str, str]]:
@@ -191,7 +205,7 @@ def table_context(game: Game, player: Player | None) -> TableContext:
             ev for m in reversed(list(moves.only("events")[:RECENT_MOVES])) for ev in m.events
         ]
         for ev in seen_by(recent, number):
-            text = module.event_text(ev, names, view)
+            text = event_text(game.game_type, ev, names, view)
             if text:
                 events.append(text)
     left = None

@@ -38,36 +38,9 @@ def top_cards(view: dict) -> list[str]:
     return view["common"][-SHOWN_ON_PILE:]
 
 
-def event_text(ev: dict, names: list[str], view: dict) -> str | None:
-    kind = ev["type"]
-
-    def name(seat):
-        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
-
-    if kind == "flip":
-        return _("%(name)s turns up %(card)s.") % {
-            "name": name(ev["seat"]),
-            "card": card_label(ev["card"]),
-        }
-    if kind in ("chase_start", "chase_pass"):
-        return _("%(name)s must catch it in %(flips)d flips!") % {
-            "name": name(ev["chaser"]),
-            "flips": ev["flips_left"],
-        }
-    if kind == "chase_end":
-        if ev["result"] == "caught":
-            return _("Caught! %(name)s wins the pile.") % {"name": name(ev["winner"])}
-        if ev["winner"] is None:
-            return _("The mouse got away; nobody wins the pile.")
-        return _("The mouse got away: %(name)s wins the pile.") % {"name": name(ev["winner"])}
-    if kind == "game_end" and ev.get("reason") in ("repeat", "flip_limit"):
-        return _("The cards went round in a circle: the game ends here (B13a).")
-    if kind == "pile_won":
-        return _("%(name)s takes %(cards)d cards.") % {
-            "name": name(ev["seat"]),
-            "cards": ev["cards"],
-        }
-    return None
+def pieces(view: dict | None) -> dict:
+    """How Bon Appétit!'s narration reads at the web table (``games.narration``)."""
+    return {"card": card_label}
 
 
 def score_text(result, seat: int, view: dict | None) -> str:

@@ -177,58 +177,14 @@ def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, s
 # -- events -----------------------------------------------------------------------------------
 
 
-def _action_detail(ev: dict, view: dict | None, names: list[str]) -> str:
-    card = ev["card"]
-    food = ev.get("food")
-    values = {
-        "animal": animal_name(view, ev["animal"]) if "animal" in ev else "",
-        "dest": animal_name(view, ev["dest"]) if "dest" in ev else "",
-        "other": animal_name(view, ev["other_animal"]) if "other_animal" in ev else "",
-        "owner": seat_name(names, ev.get("owner")),
-        "food": food_label(food) if isinstance(food, str) else "",
-        "other_food": food_label(ev["other_food"]) if "other_food" in ev else "",
+def pieces(view: dict | None) -> dict:
+    """How Come Cani e Gatti's narration reads at the web table (``games.narration``):
+    an animal by its name on the table."""
+    return {
+        "food": food_label,
+        "action": action_name,
+        "animal": lambda place: animal_name(view, int(place)),
     }
-    texts = {
-        "shoo": _("%(owner)s's marker leaves animal %(animal)s."),
-        "wander": _("A marker moves from animal %(animal)s to %(dest)s."),
-        "switch": _("Markers swap between animals %(animal)s and %(other)s."),
-        "snatch": _("%(food)s is taken from animal %(animal)s."),
-        "bowl": _("%(food)s moves from animal %(animal)s to %(dest)s."),
-        "trade": _("%(food)s of animal %(animal)s ↔ %(other_food)s of animal %(other)s."),
-        "swap": _("Animals %(animal)s and %(other)s swap dinners."),
-        "clean": _("Animal %(animal)s's bowl is cleaned."),
-    }
-    return " " + texts[card] % values if card in texts else ""
-
-
-def event_text(ev: dict, names: list[str], view: dict) -> str | None:
-    kind = ev["type"]
-    name = seat_name(names, ev.get("seat"))
-    if kind == "marked":
-        return _("%(name)s places a marker on animal %(animal)s.") % {
-            "name": name,
-            "animal": animal_name(view, ev["animal"]),
-        }
-    if kind == "drew":
-        return _("%(name)s draws %(food)s.") % {"name": name, "food": food_label(ev["card"])}
-    if kind == "fed":
-        return _("%(name)s feeds %(food)s to animal %(animal)s.") % {
-            "name": name,
-            "food": food_label(ev["card"]),
-            "animal": animal_name(view, ev["animal"]),
-        }
-    if kind == "sated":
-        return _("Animal %(animal)s is sated!") % {"animal": animal_name(view, ev["animal"])}
-    if kind == "stopped":
-        return _("%(name)s stops feeding.") % {"name": name}
-    if kind == "action":
-        played = _("%(name)s plays %(card)s.") % {"name": name, "card": action_name(ev["card"])}
-        return played + _action_detail(ev, view, names)
-    if kind == "over":
-        if ev.get("reason") == "sated":
-            return _("All animals but one are sated: the game is over.")
-        return _("The last food card is placed: the game is over.")
-    return None
 
 
 def score_text(result, seat: int, view: dict | None) -> str:

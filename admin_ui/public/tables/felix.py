@@ -7,7 +7,6 @@ page draws nothing else of them."""
 
 from __future__ import annotations
 
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -37,10 +36,6 @@ def card_label(code: str) -> str:
         "sack": _("the sack"),
     }
     return names.get(code, code)
-
-
-def cards_text(codes) -> str:
-    return ", ".join(card_label(c) for c in codes) or "—"
 
 
 def mice(n: int) -> str:
@@ -74,63 +69,9 @@ def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, s
     return head, None
 
 
-def event_text(ev: dict, names: list[str], view: dict) -> str | None:
-    kind = ev["type"]
-
-    def name(seat):
-        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
-
-    if kind == "placed":
-        return _("%(name)s places a card face down.") % {"name": name(ev["seat"])}
-    if kind == "you_placed":
-        return _("You placed %(card)s.") % {"card": card_label(ev["card"])}
-    if kind == "auction_start":
-        return _("Round %(round)d: the auction starts with %(name)s.") % {
-            "round": ev["round"],
-            "name": name(ev["first"]),
-        }
-    if kind == "card_turned":
-        return _("A card turns: %(card)s.") % {"card": card_label(ev["card"])}
-    if kind == "bid":
-        return _("%(name)s bids %(amount)d.") % {"name": name(ev["seat"]), "amount": ev["amount"]}
-    if kind == "pass":
-        return _("%(name)s passes and takes %(mice)s.") % {
-            "name": name(ev["seat"]),
-            "mice": mice(ev["returned"] + ev["took"]),
-        }
-    if kind == "last_offer":
-        return _("Everyone else passed: %(name)s may take the row for 1 mouse.") % {
-            "name": name(ev["seat"])
-        }
-    if kind == "dogs_fight":
-        return _("The dogs chase each other away.")
-    if kind == "dog_chase":
-        if ev["cat"] is None:
-            text = _("%(dog)s finds no cat and runs off.") % {"dog": card_label(ev["dog"])}
-        else:
-            text = _("%(dog)s chases away %(cat)s.") % {
-                "dog": card_label(ev["dog"]),
-                "cat": card_label(ev["cat"]),
-            }
-        return capfirst(text)
-    if kind == "sack_bought":
-        return _("%(name)s buys the sack for %(mice)s: %(cards)s") % {
-            "name": name(ev["seat"]),
-            "mice": mice(ev["price"]),
-            "cards": cards_text(ev["cards"]),
-        }
-    if kind == "sack_discarded":
-        return _("Nobody takes the row: %(cards)s leave the game.") % {
-            "cards": cards_text(ev["cards"])
-        }
-    if kind == "bank_short":
-        return _("The bank is short: the mouse cards stay empty.")
-    if kind == "round_start":
-        return _("Round %(round)d: %(name)s is first.") % {
-            "round": ev["round"],
-            "name": name(ev["first"]),
-        }
-    return None  # "placed" (shown on the board), refills and the game's end
+def pieces(view: dict | None) -> dict:
+    """How Felix's narration reads at the web table (``games.narration``)."""
+    return {"card": card_label, "mice": mice}
 
 
 def score_text(result, seat: int, view: dict | None) -> str:

@@ -53,53 +53,9 @@ def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, s
     return card_label(parts[1]), parts[1]
 
 
-def event_text(ev: dict, names: list[str], view: dict) -> str | None:
-    kind = ev["type"]
-
-    def name(seat):
-        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
-
-    if kind == "received":
-        cards = ", ".join(card_label(c) for c in ev["cards"])
-        return _("You received %(cards)s.") % {"cards": cards}
-    if kind == "pass":
-        return _("%(name)s passes three cards to the left.") % {"name": name(ev["seat"])}
-    if kind == "play_start":
-        return _("Play starts: %(name)s leads.") % {"name": name(ev["leader"])}
-    if kind == "play":
-        return _("%(name)s plays %(card)s.") % {
-            "name": name(ev["seat"]),
-            "card": card_label(ev["card"]),
-        }
-    if kind == "trick":
-        return _("%(name)s takes the trick (+%(points)d).") % {
-            "name": name(ev["winner"]),
-            "points": ev["points"],
-        }
-    if kind == "throw":
-        return _("%(name)s throws down and takes %(points)d points.") % {
-            "name": name(ev["seat"]),
-            "points": ev["points"],
-        }
-    if kind == "deal_end":
-        return _("Deal %(deal)d lost by %(names)s: %(letters)s") % {
-            "deal": ev["deal"],
-            "names": ", ".join(name(s) for s in ev["losers"]),
-            "letters": " · ".join(f"{name(s)} {ev['letters'][s]}" for s in ev["losers"]),
-        }
-    if kind == "deal":
-        return _("Deal %(deal)d: %(name)s deals.") % {
-            "deal": ev["deal"],
-            "name": name(ev["dealer"]),
-        }
-    if kind == "letter_adjusted":
-        text = (
-            _("A moderator gave %(name)s a letter.")
-            if ev["delta"] > 0
-            else _("A moderator took a letter from %(name)s.")
-        )
-        return text % {"name": name(ev["seat"])}
-    return None
+def pieces(view: dict | None) -> dict:
+    """How Smoking Cat's narration reads at the web table (``games.narration``)."""
+    return {"card": card_label}
 
 
 def score_text(result, seat: int, view: dict | None) -> str:
