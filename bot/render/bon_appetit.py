@@ -70,15 +70,10 @@ def table(view: dict, ctx: Ctx):
 
 
 def final_table(view: dict, ctx: Ctx) -> str:
-    result = Result(tuple(view["piles"]), tuple(_ranks(view)), {"tokens": view["tokens"]})
+    result = Result(tuple(view["piles"]), tuple(view["ranks"]), {"tokens": view["tokens"]})
     lines = [header(ctx, _("game over"))]
     lines += ranking(ctx, result.ranks, lambda s: score_label(result, s))
     return join(lines)
-
-
-def _ranks(view: dict) -> list[int]:
-    keys = list(zip(view["piles"], view["tokens"], strict=True))
-    return [1 + sum(1 for o in keys if o > mine) for mine in keys]
 
 
 def score_label(result: Result, seat: int, view: dict | None = None) -> str:

@@ -113,8 +113,7 @@ def final_table(view: dict, ctx: Ctx) -> str:
     lines = [first_line(view, ctx) + " · " + _("game over")]
     lines += [_animal_line(view, a) for a in range(len(view["animals"]))]
     scores = view["scores"]
-    ranks = [1 + sum(1 for o in scores if o > mine) for mine in scores]
-    lines += ranking(ctx, ranks, lambda s: f"{scores[s]:+d}")
+    lines += ranking(ctx, view["ranks"], lambda s: f"{scores[s]:+d}")
     return join(lines)
 
 

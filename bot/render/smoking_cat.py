@@ -95,13 +95,8 @@ def table(view: dict, ctx: Ctx):
 
 def final_table(view: dict, ctx: Ctx) -> str:
     lines = [header(ctx, _("match over"))]
-    lines += ranking(ctx, _result(view)["ranks"], lambda s: view["letters"][s] or "–")
+    lines += ranking(ctx, view["ranks"], lambda s: view["letters"][s] or "–")
     return join(lines)
-
-
-def _result(view: dict) -> dict:
-    letters = [len(x) for x in view["letters"]]
-    return {"ranks": [1 + sum(1 for o in letters if o < mine) for mine in letters]}
 
 
 def score_label(result: Result, seat: int, view: dict | None = None) -> str:

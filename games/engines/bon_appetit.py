@@ -342,6 +342,8 @@ class BonAppetitRules(Rules):
             "to_act": self.to_act(state),
             "over": state.end is not None,
             "end": state.end,
+            # The places as B14 decides them, for every screen; None while the game runs.
+            "ranks": None if state.end is None else self.outcome(state)["ranks"],
         }
 
     def outcome(self, state: BonAppetitState) -> dict | None:

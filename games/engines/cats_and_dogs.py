@@ -510,6 +510,8 @@ class CatsAndDogsRules(Rules):
             "over": state.phase == "over",
             "reason": state.reason,
         }
+        if state.phase == "over":
+            view.update(self.outcome(state))  # the places as C19 decides them, for every screen
         if seat is not None:
             view["seat"] = seat
             view["hand"] = sorted(state.hands[seat])

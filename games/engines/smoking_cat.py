@@ -703,6 +703,8 @@ class SmokingCatRules(Rules):
             "lead_suit": SUITS[st.trick[0] >> 3] if st.trick else None,
             "previous": copy_summary(st.previous),
         }
+        if st.phase == OVER:
+            view.update(self.outcome(st))  # the places as S16 decides them, for every screen
         if seat is not None and seat in range(N_SEATS):
             view["seat"] = seat
             view["hand"] = mask_codes(st.hands[seat])

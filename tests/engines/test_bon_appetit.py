@@ -24,6 +24,7 @@ DEEP_GAMES = 40  # per player count, with the whole contract checked (about 60 m
 # The public table (nothing else: no pile's contents).
 VIEW_KEYS = {
     "seat",
+    "ranks",
     "n_players",
     "deck",
     "piles",
