@@ -200,7 +200,7 @@ class BonAppetitDeal(Deal):
     def outcomes(self, n, drawn, deals):
         if not drawn:
             return uniform(n)
-        names, counts = self._deck(n)
+        counts = self._deck(n)[1]
         if len(drawn) - 1 < sum(counts):
             return draw(counts, drawn[1:])
         return []
