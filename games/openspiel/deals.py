@@ -69,9 +69,9 @@ class Deal:
     def action_str(self, action: int) -> str:
         return self.rules.action_str(action) if self.rules.n_actions else self.actions[action]
 
-    def outcomes(self, n: int, drawn: Sequence[int], deals: int) -> Outcomes:
+    def outcomes(self, n: int, drawn: Sequence[int], setup: bool) -> Outcomes:
         """The next chance node's outcomes, or [] once ``drawn`` is a complete deal;
-        ``deals`` counts the deals completed before it (0: the set-up)."""
+        ``setup``: the deal that sets the table up (else a later one, Smoking Cat's)."""
         raise NotImplementedError
 
     def options(self, n: int, deals: Sequence[Sequence[int]]) -> dict:
@@ -87,7 +87,7 @@ class Deal:
         """``state`` (just before the action that deals) with ``deal`` stacked for it."""
         raise NotImplementedError
 
-    def describe(self, n: int, drawn: Sequence[int], deals: int, outcome: int) -> str:
+    def describe(self, n: int, drawn: Sequence[int], setup: bool, outcome: int) -> str:
         return f"chance:{outcome}"
 
     def max_length(self, n: int) -> int:
@@ -106,7 +106,7 @@ class FelixDeal(Deal):
     def _steps(self, n: int) -> int:
         return n + (len(felix.SET) - 1 if n == 3 else 0) + 1
 
-    def outcomes(self, n, drawn, deals):
+    def outcomes(self, n, drawn, setup):
         i = len(drawn)
         if i < n:
             return uniform(len(felix.SET))
@@ -125,7 +125,7 @@ class FelixDeal(Deal):
             options["virtual"] = [cards[k] for k in drawn[n:-1]]
         return options
 
-    def describe(self, n, drawn, deals, outcome):
+    def describe(self, n, drawn, setup, outcome):
         i = len(drawn)
         if i < n:
             return f"seat {i} loses a card unseen: {felix.SET[outcome]}"
@@ -148,9 +148,9 @@ class SmokingCatDeal(Deal):
     rules = smoking_cat.RULES
     max_chance_outcomes = smoking_cat.N_CARDS
 
-    def outcomes(self, n, drawn, deals):
-        cards = drawn[1:] if deals == 0 else drawn
-        if deals == 0 and not drawn:
+    def outcomes(self, n, drawn, setup):
+        cards = drawn[1:] if setup else drawn
+        if setup and not drawn:
             return uniform(smoking_cat.N_SEATS)
         if len(cards) < smoking_cat.N_CARDS:
             return draw([1] * smoking_cat.N_CARDS, cards)
@@ -171,8 +171,8 @@ class SmokingCatDeal(Deal):
         data["decks"] = [smoking_cat.pack_deck(list(deal))]
         return self.rules.load(data)
 
-    def describe(self, n, drawn, deals, outcome):
-        if deals == 0 and not drawn:
+    def describe(self, n, drawn, setup, outcome):
+        if setup and not drawn:
             return f"dealer: seat {outcome}"
         return f"deal: {smoking_cat.CODES[outcome]}"
 
@@ -197,7 +197,7 @@ class BonAppetitDeal(Deal):
     def _deck(self, n: int) -> tuple[list[str], list[int]]:
         return kinds(bon_appetit.deck_cards(bon_appetit.DEFAULT_DECK[n]))
 
-    def outcomes(self, n, drawn, deals):
+    def outcomes(self, n, drawn, setup):
         if not drawn:
             return uniform(n)
         counts = self._deck(n)[1]
@@ -218,7 +218,7 @@ class BonAppetitDeal(Deal):
             "center": center,
         }
 
-    def describe(self, n, drawn, deals, outcome):
+    def describe(self, n, drawn, setup, outcome):
         if not drawn:
             return f"first player: seat {outcome}"
         return f"card: {bon_appetit.CARD_NAMES[self._deck(n)[0][outcome]]}"
@@ -241,7 +241,7 @@ class CatsAndDogsDeal(Deal):
     def _parts(self, n: int) -> tuple[int, int, int]:
         return 2 * n, len(food_deck()), n * cats_and_dogs.HAND_SIZE
 
-    def outcomes(self, n, drawn, deals):
+    def outcomes(self, n, drawn, setup):
         layout, food, hands = self._parts(n)
         i = len(drawn)
         if i < layout:
@@ -266,7 +266,7 @@ class CatsAndDogsDeal(Deal):
             "first": drawn[-1],
         }
 
-    def describe(self, n, drawn, deals, outcome):
+    def describe(self, n, drawn, setup, outcome):
         layout, food, hands = self._parts(n)
         i = len(drawn)
         if i < layout:

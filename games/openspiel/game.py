@@ -22,6 +22,7 @@ never restated here. What differs from the engine:
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 import pyspiel
@@ -111,7 +112,12 @@ class EngineState(pyspiel.State):
         self.drawn: list[int] | None = []  # the deal being drawn (None: none is)
         self.engine = None  # the engine state, once the table is set up
         self.pending: tuple[int, int] | None = None  # an action waiting for its deal
-        # Per seat, then the public (index n): what it has seen, encoded, in order.
+        # A seat that acts before the others the engine lets act at once (a search's root
+        # when the caller picked that seat), until it has acted.
+        self.prefer: int | None = None
+        # Per seat, then the public (index n): the events it has seen (what the engine's
+        # ``determinize`` reads), and the same encoded with its own actions (the strings).
+        self.events: list[list[dict]] = [[] for _ in range(self.n + 1)]
         self.seen: list[list[str]] = [[] for _ in range(self.n + 1)]
 
     def __deepcopy__(self, memo):
@@ -121,8 +127,46 @@ class EngineState(pyspiel.State):
         new.drawn = None if self.drawn is None else list(self.drawn)
         new.engine = None if self.engine is None else self.rules.clone(self.engine)
         new.pending = self.pending
+        new.prefer = self.prefer
+        new.events = [list(e) for e in self.events]
         new.seen = [list(s) for s in self.seen]
         return new
+
+    @classmethod
+    def from_view(cls, game, view: dict, history, rng: random.Random) -> EngineState:
+        """A state consistent with what ``view["seat"]`` knows (its view and the events it
+        saw): the root of a search for a player that is given no state."""
+        new = cls(game)
+        new.drawn = None
+        new.engine = new.rules.determinize(view, history, rng)
+        new.prefer = view["seat"]
+        new._know(view["seat"], list(history), [encode(ev) for ev in history])
+        return new
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state drawn from ``player_id``'s information set, by the engine's
+        ``determinize`` (OpenSpiel's ISMCTS calls it at every simulation)."""
+        if self.drawn is not None:
+            return self.clone()
+        rng = random.Random(int(probability_sampler() * 2**53))
+        seat = player_id
+        new = EngineState(self.get_game())
+        new.drawn = None
+        view = self.rules.view(self.engine, seat)
+        new.engine = self.rules.determinize(view, self.events[seat], rng)
+        new.deals = [list(d) for d in self.deals]
+        new.prefer = self.prefer
+        new._know(seat, list(self.events[seat]), list(self.seen[seat]))
+        return new
+
+    def _know(self, seat: int, events: list[dict], seen: list[str]) -> None:
+        """Histories for a sampled state: ``seat``'s own; the others' private events are
+        unknown, so they get the public ones (their views still show their sampled cards)."""
+        public = [ev for ev in events if visible_to(ev, None)]
+        public_seen = [encode(ev) for ev in public]
+        self.events = [list(public) for _ in range(self.n + 1)]
+        self.seen = [list(public_seen) for _ in range(self.n + 1)]
+        self.events[seat], self.seen[seat] = events, seen
 
     # -- the OpenSpiel API --------------------------------------------------------------
 
@@ -130,6 +174,8 @@ class EngineState(pyspiel.State):
         if self.drawn is not None:
             return CHANCE
         acting = self.rules.to_act(self.engine)
+        if self.prefer in acting:
+            return self.prefer
         return acting[0] if acting else TERMINAL
 
     def _legal_actions(self, player):
@@ -138,7 +184,7 @@ class EngineState(pyspiel.State):
         return self.deal.legal_ids(self.engine, player)
 
     def chance_outcomes(self):
-        return self.deal.outcomes(self.n, self.drawn, len(self.deals))
+        return self.deal.outcomes(self.n, self.drawn, self.engine is None)
 
     def _apply_action(self, action):
         if self.drawn is not None:
@@ -148,7 +194,7 @@ class EngineState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         if player == CHANCE:
-            return self.deal.describe(self.n, self.drawn or [], len(self.deals), action)
+            return self.deal.describe(self.n, self.drawn or [], self.engine is None, action)
         return self.deal.action_str(action)
 
     def is_terminal(self):
@@ -168,7 +214,7 @@ class EngineState(pyspiel.State):
 
     def _draw(self, outcome: int) -> None:
         self.drawn.append(outcome)
-        if self.deal.outcomes(self.n, self.drawn, len(self.deals)):
+        if self.deal.outcomes(self.n, self.drawn, self.engine is None):
             return
         drawn, self.drawn = self.drawn, None
         self.deals.append(drawn)
@@ -182,6 +228,8 @@ class EngineState(pyspiel.State):
             self._record(self.rules.apply(self.engine, seat, self.deal.action_str(action)))
 
     def _act(self, seat: int, action: int) -> None:
+        if seat == self.prefer:
+            self.prefer = None
         self.seen[seat].append(f"I: {self.deal.action_str(action)}")
         before = self.rules.clone(self.engine)
         events = self.rules.apply(self.engine, seat, self.deal.action_str(action))
@@ -197,8 +245,10 @@ class EngineState(pyspiel.State):
             for seat in range(self.n):
                 if visible_to(ev, seat):
                     text = text or encode(ev)
+                    self.events[seat].append(ev)
                     self.seen[seat].append(text)
             if visible_to(ev, None):
+                self.events[self.n].append(ev)
                 self.seen[self.n].append(text or encode(ev))
 
     # -- what a seat knows --------------------------------------------------------------

@@ -176,3 +176,56 @@ def test_issue_27_information_state_hides_the_others_cards(slug, n):
             b.apply_action(outcome)
             steps = (steps or 0) + 1
         assert steps
+
+
+# --- OpenSpiel's bots in the arena -------------------------------------------------------
+
+
+def test_issue_27_arena_runs_openspiel_bots(capsys):
+    """Issue 27: the arena's ``openspiel_ismcts`` and ``openspiel_mcts`` kinds (with the
+    ``@seconds`` budget) play short games to the end."""
+    from bench import arena
+
+    tables = arena.main(
+        [
+            "--fast",
+            "felix",
+            "cats_and_dogs",
+            "--players",
+            "3",
+            "--hero",
+            "openspiel_ismcts",
+            "--vs",
+            "openspiel_mcts@0.005",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert [t["slug"] for t in tables] == ["felix", "cats_and_dogs"]
+    for t in tables:
+        assert t["games"] == 2 and t["hero"] == "openspiel_ismcts@0.005"
+        assert set(t["times"]) == {"openspiel_ismcts@0.005", "openspiel_mcts@0.005"}
+    assert "felix players=3 openspiel_ismcts@0.005 vs openspiel_mcts@0.005 games=2" in out
+
+
+def test_issue_27_bots_choose_legal_actions_from_the_view_alone():
+    """Issue 27: the OpenSpiel bots play a Smoking Cat deal's first decisions from the
+    seat's view and history (a resampled state per simulation), legal moves only."""
+    from games.openspiel.bots import make
+
+    rules = DEALS["smoking_cat"].rules
+    state = rules.setup(4, 3)
+    histories: list[list[dict]] = [[] for _ in range(4)]
+    rng = random.Random(3)
+    bots = [
+        make("openspiel_ismcts", "smoking_cat", 0.001),
+        make("openspiel_mcts", "smoking_cat", 0.001),
+    ]
+    for step in range(16):
+        seat = rules.to_act(state)[0]
+        legal = rules.legal_actions(state, seat)
+        action = bots[step % 2].choose(rules.view(state, seat), legal, rng, histories[seat])
+        assert action in legal
+        for ev in rules.apply(state, seat, action):
+            for s in range(4):
+                if ev["to"] is None or s in ev["to"]:
+                    histories[s].append(ev)
