@@ -229,3 +229,28 @@ def test_issue_27_bots_choose_legal_actions_from_the_view_alone():
             for s in range(4):
                 if ev["to"] is None or s in ev["to"]:
                     histories[s].append(ev)
+
+
+@pytest.mark.parametrize("slug", ["felix", "smoking_cat", "cats_and_dogs"])
+def test_issue_27_resampling_keeps_the_information_state_and_varies_the_rest(slug):
+    """Issue 27: ``resample_from_infostate`` (what ISMCTS calls) draws states with the
+    seat's own information state, and the others' hidden cards vary between draws."""
+    game = load(slug, 4)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    decisions = 0
+    while state.is_chance_node() or decisions < 20:  # some way into the game
+        if state.is_chance_node():
+            state.apply_action(sample(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+    assert not state.is_terminal() and not state.is_chance_node()
+    seat = state.current_player()
+    others = set()
+    for _ in range(20):
+        other = state.resample_from_infostate(seat, rng.random)
+        assert other.information_state_string(seat) == state.information_state_string(seat)
+        assert other.legal_actions() == state.legal_actions()
+        others.add(str(other.rules.dump(other.engine)))
+    assert len(others) > 1
