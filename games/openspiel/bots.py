@@ -16,6 +16,8 @@ the same budget:
   mcts.MCTSBot``) is a perfect-information search, so it runs on determinizations: short
   searches on one sampled state after another until the budget is spent, the actions'
   root visits summed over the samples (an ensemble, as determinized UCT usually is).
+  The clock is read between searches of ``MCTS_CHUNK`` simulations, so a budget smaller
+  than one such search is overrun (ISMCTS likewise runs at least two simulations).
 
 Both roll out uniformly at random.
 """
