@@ -14,8 +14,12 @@ table size it prints::
 The interval is Wilson's score interval at 95%. A kind is ``random``, ``easy``,
 ``normal``, ``heuristic`` or ``hard``; ``hard@0.05`` is the search player with a 50 ms
 budget per decision (time-capped, not iteration-capped: strength at a budget), counted on
-the CPU clock of the process (so the figures hold on a busy machine). Games run in
-``--jobs`` processes. ``--fast`` plays a couple of tiny games (for tests).
+the CPU clock of the process (so the figures hold on a busy machine). With the optional
+``open_spiel`` installed, ``openspiel_ismcts@0.05`` and ``openspiel_mcts@0.05`` are
+OpenSpiel's information-set MCTS and its determinized MCTS on the games as OpenSpiel games
+(``games.openspiel``, issue 27), on the same clock and budget per decision (0.05 s when no
+budget is given). Games run in ``--jobs`` processes. ``--fast`` plays a couple of tiny
+games (for tests).
 """
 
 from __future__ import annotations
@@ -57,11 +61,19 @@ def percentile(values: list[float], q: float) -> float:
 # included), and the decision times printed are CPU times, "on one core".
 CLOCK = time.process_time
 
+OPENSPIEL_KINDS = ("openspiel_ismcts", "openspiel_mcts")
+OPENSPIEL_BUDGET = 0.05
+
 
 def make_player(slug: str, kind: str):
     """A strategy by kind name; ``name@seconds`` makes a search player purely
     time-budgeted (no iteration cap); a search player without it keeps its own."""
     name, _, budget = kind.partition("@")
+    if name in OPENSPIEL_KINDS:
+        # Imported here: OpenSpiel is optional, the other kinds run without it.
+        from games.openspiel import bots
+
+        return bots.make(name, slug, float(budget or OPENSPIEL_BUDGET), clock=CLOCK)
     strategy = strategies(catalog.get(slug).computers)[name]
     if budget:
         strategy = strategy.with_budget(float(budget), clock=CLOCK)
@@ -214,8 +226,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     games, hero = args.games, args.hero
     if args.fast:
         games = 2
-        if hero.startswith("hard") and "@" not in hero:
-            hero = "hard@0.005"
+        if hero.startswith(("hard", *OPENSPIEL_KINDS)) and "@" not in hero:
+            hero += "@0.005"
     tables = []
     for slug in args.slugs:
         sizes = args.players or [catalog.get(slug).table_players]
