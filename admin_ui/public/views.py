@@ -170,7 +170,7 @@ def game_detail(request, pk: int):
     }
     for seat in seats:
         change = changes.get(seat.player_id)
-        seat.rating_delta = change.delta if change else None
+        seat.rating_delta = change.shown_change if change else None
     running = game.status == GameStatus.RUNNING
     context = {
         "game": game,

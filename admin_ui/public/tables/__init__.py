@@ -96,7 +96,7 @@ class SeatLine:
     to_act: bool
     rank: int | None = None
     score: str = ""
-    rating_delta: float | None = None  # the overall rating's change, for a rated game
+    rating_delta: int | None = None  # the overall shown rating's change, for a rated game
     level: str | None = None  # a lobby computer's level, which its creator may change
 
 
@@ -220,7 +220,7 @@ def _rating_changes(game: Game, seats: list[Seat], lines: list[SeatLine]) -> str
     if decision is not None and not decision.rated:
         return decision.get_skipped_display()
     changes = RatingChange.objects.filter(game=game, rating__league=None).select_related("rating")
-    by_player = {c.rating.player_id: c.delta for c in changes}
+    by_player = {c.rating.player_id: c.shown_change for c in changes}
     for seat, line in zip(seats, lines, strict=True):
         line.rating_delta = by_player.get(seat.player_id)
     return ""
