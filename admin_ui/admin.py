@@ -226,7 +226,8 @@ class LeagueAdmin(admin.ModelAdmin):
         (_("Games"), {"fields": ("game_types", "game_word", "turn_seconds", "computer_level")}),
         # A group joins with this code only (/settings <code> in the group): the league
         # approves every chat whose games count for it.
-        (_("Joining"), {"fields": ("join_code",)}),
+        # Issue 26: the completion record a player needs to sit at the league's tables.
+        (_("Joining"), {"fields": ("join_code", "min_completion")}),
     )
     actions = ["issue_code", "revoke_code"]
 

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 from games import art, catalog
 from games.play import levels
+from games.play.completion import Completion
 from games.play.models import Game, GameStatus, Move, MoveStatus, Player, Seat
 from games.play.table import Table, seen_by
 from games.ratings.models import RatedGame, RatingChange
@@ -98,6 +99,9 @@ class SeatLine:
     score: str = ""
     rating_delta: int | None = None  # the overall shown rating's change, for a rated game
     level: str | None = None  # a lobby computer's level, which its creator may change
+    player_id: int | None = None
+    # In a lobby, the player's completion record (issue 26; ``games.play.completion``).
+    completion: Completion | None = None
 
 
 @dataclass
@@ -175,6 +179,7 @@ def table_context(game: Game, player: Player | None) -> TableContext:
             is_computer=seat.is_computer,
             to_act=seat.number in to_act,
             level=levels.level_of(seat.strategy) if seat.player_id is None else None,
+            player_id=seat.player_id,
         )
         if result is not None:
             line.rank = result.ranks[seat.number]
