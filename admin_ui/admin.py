@@ -20,6 +20,7 @@ from games.moderation import services as moderation
 from games.moderation.models import ModerationAction, ModerationKind
 from games.play.errors import GameError
 from games.play.models import ENDED_STATUSES, Game, Move, Player, Seat
+from games.ratings import display
 from games.ratings import service as ratings
 from games.ratings.models import RatedGame, Rating, RatingChange
 
@@ -109,10 +110,17 @@ class SecretLookupsMixin:
 
 
 # --- Players -------------------------------------------------------------------------------
-class RatingInline(admin.TabularInline):
+class ShownRatingMixin:
+    @admin.display(description=_("rating"), ordering="ordinal")
+    def shown_rating(self, obj: Rating) -> str:
+        """The rating as the pages show it; mu and sigma beside it are openskill's own."""
+        return str(obj.shown)
+
+
+class RatingInline(ShownRatingMixin, admin.TabularInline):
     model = Rating
     extra = 0
-    fields = ("game_type", "league", "ordinal", "mu", "sigma", "games", "updated_at")
+    fields = ("game_type", "league", "shown_rating", "mu", "sigma", "games", "updated_at")
     readonly_fields = fields
     can_delete = False
     show_change_link = False
@@ -218,7 +226,8 @@ class LeagueAdmin(admin.ModelAdmin):
         (_("Games"), {"fields": ("game_types", "game_word", "turn_seconds", "computer_level")}),
         # A group joins with this code only (/settings <code> in the group): the league
         # approves every chat whose games count for it.
-        (_("Joining"), {"fields": ("join_code",)}),
+        # Issue 26: the completion record a player needs to sit at the league's tables.
+        (_("Joining"), {"fields": ("join_code", "min_completion")}),
     )
     actions = ["issue_code", "revoke_code"]
 
@@ -622,17 +631,21 @@ class MoveAdmin(SecretLookupsMixin, ReadOnlyAdmin):
 
 # --- Ratings and the moderation log ---------------------------------------------------------
 @admin.register(Rating)
-class RatingAdmin(ReadOnlyAdmin):
+class RatingAdmin(ShownRatingMixin, ReadOnlyAdmin):
+    # The shown rating, not openskill's ordinal (which goes below zero): staff read the
+    # number players read (``games.ratings.display``), with mu and sigma for the detail.
     list_display = (
         "player",
         "game_type",
         "league",
-        "ordinal",
+        "shown_rating",
         "mu",
         "sigma",
         "games",
         "updated_at",
     )
+    fields = ("player", "game_type", "league", "season", "shown_rating", "mu", "sigma", "games")
+    readonly_fields = fields
     list_filter = ("game_type", "league")
     search_fields = ("player__display_name", "player__username")
     list_select_related = ("player", "league")
@@ -646,13 +659,26 @@ class RatingChangeAdmin(ReadOnlyAdmin):
         "played_at",
         "rank",
         "score",
-        "ordinal_before",
-        "ordinal_after",
+        "shown_before",
+        "shown_after",
+        "shown_change",
     )
     list_filter = ("rating__game_type", "rating__league")
     search_fields = ("=game__id", "rating__player__display_name")
     list_select_related = ("rating__player", "rating__league", "game")
     date_hierarchy = "played_at"
+
+    @admin.display(description=_("rating before"), ordering="ordinal_before")
+    def shown_before(self, obj: RatingChange) -> int:
+        return display.points(obj.ordinal_before)
+
+    @admin.display(description=_("rating after"), ordering="ordinal_after")
+    def shown_after(self, obj: RatingChange) -> int:
+        return display.points(obj.ordinal_after)
+
+    @admin.display(description=_("rating change"))
+    def shown_change(self, obj: RatingChange) -> str:
+        return f"{obj.shown_change:+d}"
 
 
 @admin.register(ModerationAction)

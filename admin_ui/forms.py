@@ -37,6 +37,7 @@ class LeagueForm(forms.ModelForm):
             "game_word",
             "turn_seconds",
             "computer_level",
+            "min_completion",
         )
 
     def clean_game_word(self) -> str:

@@ -17,6 +17,7 @@ from bot.render import lobby as lobby_render
 from bot.render import renderer
 from bot.render.common import DEADLINE, Ctx, format_left, header
 from config.links import absolute
+from games.play import completion
 from games.play.models import Game, GameStatus, Move, MoveStatus
 from games.play.table import Table, seen_by
 
@@ -100,7 +101,11 @@ class GameScreens:
     # -- the group ----------------------------------------------------------------------
     def lobby(self) -> Screen:
         link = transport.deep_link(f"g{self.game.pk}")
-        return self._screen(*lobby_render.lobby(self.game, self.seats, link))
+        records = None
+        if self.game.status == GameStatus.LOBBY:
+            # Issue 26: every seated player's completion record, in one query.
+            records = completion.records(s.player_id for s in self.seats)
+        return self._screen(*lobby_render.lobby(self.game, self.seats, link, records))
 
     def table(self) -> Screen:
         if self.game.status == GameStatus.ABORTED:

@@ -32,7 +32,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect, ensure_csrf_
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from games import catalog
-from games.play import errors, levels, services
+from games.play import completion, errors, levels, services
 from games.play.models import Game, GameStatus, Player
 
 from .. import limits, params
@@ -227,6 +227,12 @@ def _table_page(request, game: Game, error: str | None, status: int = 200):
     player = session_player(request)
     t = table_context(game, player)
     lobby = game.status == GameStatus.LOBBY
+    if lobby:
+        # Issue 26: who is at the table and how often they see a game through, in one
+        # query for every seat.
+        records = completion.records(line.player_id for line in t.seats)
+        for line in t.seats:
+            line.completion = records.get(line.player_id)
     invite = request.GET.get("invite", "")
     seated = t.seat is not None or (player is not None and player.pk == game.created_by_id)
     return render(

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from games import catalog
 from games.play.models import Player
+from games.ratings import display
 from games.ratings.models import RatingChange
 
 OPPONENTS = 5  # head-to-head lines per game: the people met most often
@@ -49,10 +50,19 @@ class Record:
     ranks: list[int] = field(default_factory=list, repr=False)
     scores: list[float] = field(default_factory=list, repr=False)
     peak: float | None = None
+    peak_games: int = 0  # the rated games the peak stood on (provisional or not)
     rating: float | None = None
     streak: Streak | None = None
     opponents: list[Opponent] = field(default_factory=list)
     points: list[tuple[datetime, float, int]] = field(default_factory=list, repr=False)
+
+    @property
+    def shown(self) -> display.Shown | None:
+        return None if self.rating is None else display.shown_ordinal(self.rating, self.games)
+
+    @property
+    def peak_shown(self) -> display.Shown | None:
+        return None if self.peak is None else display.shown_ordinal(self.peak, self.peak_games)
 
     @property
     def win_rate(self) -> float:
@@ -93,7 +103,8 @@ def records(player: Player) -> list[Record]:
         record.ranks.append(rank)
         if score is not None:
             record.scores.append(score)
-        record.peak = ordinal if record.peak is None else max(record.peak, ordinal)
+        if record.peak is None or ordinal > record.peak:
+            record.peak, record.peak_games = ordinal, record.games
         record.rating = ordinal  # oldest first: the last one is the current rating
         record.points.append((played_at, ordinal, game_id))
         my_rank[game_id] = (game_type, rank)
@@ -155,12 +166,12 @@ def _head_to_head(
 
 def chart_series(records: list[Record]) -> list[dict]:
     """The rating history for the chart: one series per game (the overall rating, which
-    every rated game moves), oldest point first: [time, rating, game id]."""
+    every rated game moves), oldest point first: [time, shown rating, game id]."""
     return [
         {
             "game": r.game_type,
             "label": r.name,
-            "points": [[at.isoformat(), round(v, 2), game_id] for at, v, game_id in r.points],
+            "points": [[at.isoformat(), display.points(v), game_id] for at, v, game_id in r.points],
         }
         for r in records
     ]

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 
 from games import catalog
 from games.leagues.models import League, LeagueMember
+from games.play import completion
 from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
@@ -135,6 +136,7 @@ def player_detail(request, pk: int):
         "player": player,
         "ratings": standings.player_ratings(player),
         "records": records,
+        "completion": completion.record(player.pk),
         "series": profiles.chart_series(records),
         "recent": standings.recent_games(player=player, limit=RECENT),
     }
@@ -170,7 +172,7 @@ def game_detail(request, pk: int):
     }
     for seat in seats:
         change = changes.get(seat.player_id)
-        seat.rating_delta = change.delta if change else None
+        seat.rating_delta = change.shown_change if change else None
     running = game.status == GameStatus.RUNNING
     context = {
         "game": game,

@@ -7,23 +7,48 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import art, catalog
+from games.ratings import display
 
 register = template.Library()
 
 
 @register.filter
-def rating(value) -> str:
-    """A rating ordinal with one decimal, in the page's locale."""
-    if value is None:
+def rating(shown) -> str:
+    """A shown rating (``games.ratings.display.Shown``) in the page's locale; a
+    provisional one is marked with a question mark, explained on hover and to screen
+    readers."""
+    if shown is None:
         return "–"
-    return number_format(round(float(value), 1), 1)
+    value = number_format(shown.value, 0)
+    if not shown.provisional:
+        return value
+    return format_html(
+        '<span class="provisional" title="{}">{}?<span class="sr"> ({})</span></span>',
+        _("Provisional: fewer than %(n)d rated games") % {"n": display.PROVISIONAL_GAMES},
+        value,
+        _("provisional"),
+    )
+
+
+@register.simple_tag
+def rating_explained() -> str:
+    """What the rating means, with the scale's numbers from ``games.ratings.display``."""
+    return _(
+        "The rating is a skill estimate: how well the results so far show a player plays."
+        " Everyone starts at %(start)d. Finishing ahead of others raises it, more so against"
+        " strong players; finishing behind lowers it. It is a cautious figure: while there"
+        " are few games to go on it sits below the likely skill, and it settles as the games"
+        " add up. A question mark marks a provisional rating, on fewer than %(n)d rated"
+        " games."
+    ) % {"start": display.CENTRE, "n": display.PROVISIONAL_GAMES}
 
 
 @register.filter
 def signed(value) -> str:
+    """A change of a shown rating, in whole points with its sign."""
     if value is None:
         return ""
-    return ("+" if value >= 0 else "−") + number_format(abs(round(float(value), 1)), 1)
+    return ("+" if value >= 0 else "−") + number_format(abs(round(value)), 0)
 
 
 @register.filter

@@ -14,7 +14,7 @@ from bot.handlers.common import db, is_chat_admin, is_group, player_for, send
 from bot.handlers.settings_menu import join_league, settings_screen
 from bot.keyboard import Button
 from bot.models import ChatSettings
-from bot.render.common import esc
+from bot.render.common import esc, rating_text
 from bot.texts import help_text, rules_text
 from config.links import absolute
 from games import catalog
@@ -240,7 +240,7 @@ def _stats(user, chat) -> str:
                 "won": wins[slug],
             }
             if slug in ratings:
-                line += " · " + _("rating %(rating).1f") % {"rating": ratings[slug].ordinal}
+                line += " · " + rating_text(ratings[slug].shown)
             lines.append(line)
         if len(lines) == 1:
             lines.append(_("No finished games yet. Send /new in a group!"))

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from bot import callbacks
 from bot.keyboard import Button
 from games import catalog, narration
+from games.ratings.display import Shown
 
 # The sync step replaces this with the time left, after hashing the text: the countdown
 # alone never makes an edit.
@@ -103,3 +104,10 @@ def ranking(ctx: Ctx, ranks: list[int], score_label) -> list[str]:
 
 def join(parts) -> str:
     return "\n".join(part for part in parts if part)
+
+
+def rating_text(shown: Shown) -> str:
+    """A shown rating in a message (``games.ratings.display``), marked when provisional."""
+    if shown.provisional:
+        return _("rating %(rating)d (provisional)") % {"rating": shown.value}
+    return _("rating %(rating)d") % {"rating": shown.value}

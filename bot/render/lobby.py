@@ -11,6 +11,7 @@ from bot.render.common import Ctx, esc, join, ranking, title
 from config.links import absolute
 from games import catalog
 from games.play import levels
+from games.play.completion import Completion
 from games.play.models import AbortReason, Game, GameStatus, Seat
 
 
@@ -35,7 +36,18 @@ def players_rule(slug: str) -> str:
     return _("%(min)d to %(max)d players") % {"min": kind.min_players, "max": kind.max_players}
 
 
-def lobby(game: Game, seats: list[Seat], start_link: str):
+def completion_text(record: Completion) -> str:
+    """Issue 26: how often a player sees a game through (``games.play.completion``)."""
+    return _("finished %(finished)d of %(counted)d") % {
+        "finished": record.finished,
+        "counted": record.counted,
+    }
+
+
+def lobby(
+    game: Game, seats: list[Seat], start_link: str, records: dict[int, Completion] | None = None
+):
+    """The lobby message; ``records``: the seated players' completion records."""
     heading = title(game.game_type)
     if game.status == GameStatus.ABORTED:
         reasons = {
@@ -64,6 +76,9 @@ def lobby(game: Game, seats: list[Seat], start_link: str):
         line = f"{i}. {esc(seat_label(seat))}"
         if seat.player_id and seat.player_id == game.created_by_id:
             line += " ⭐"
+        record = (records or {}).get(seat.player_id)
+        if record is not None:
+            line += " · " + completion_text(record)
         if seat.player_id and not seat.player.reachable:
             line += " ⚠️ " + _("must start a private chat with the bot")
             unreachable.append(seat)

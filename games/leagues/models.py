@@ -1,5 +1,5 @@
 from django.core.exceptions import ValidationError
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Length
@@ -57,6 +57,19 @@ class League(models.Model):
             "When a player's seat is handed to a computer mid-game, it plays at this level."
         ),
     )
+    # Issue 26: the share of their last started games a player must have finished
+    # (``games.play.completion``) to sit at this league's tables; empty: no minimum.
+    min_completion = models.PositiveSmallIntegerField(
+        _("minimum completion, percent"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(100)],
+        help_text=_(
+            "Players who finished fewer than this percent of their last 20 games (leaving, "
+            "or timing out until a computer took over) cannot join the league's games. "
+            "Empty: no minimum."
+        ),
+    )
     is_active = models.BooleanField(_("active"), default=True)
     # A chat joins the league only with this code (the league's approval): its organisers
     # hand it to the groups they accept, and a new code (``games.leagues.services.
@@ -75,6 +88,10 @@ class League(models.Model):
                 condition=GreaterThanOrEqual(Length("game_word"), 3)
                 & LessThanOrEqual(Length("game_word"), 12),
                 name="league_game_word_length",
+            ),
+            models.CheckConstraint(
+                condition=Q(min_completion__isnull=True) | Q(min_completion__lte=100),
+                name="league_min_completion_percent",
             ),
         ]
 

@@ -141,3 +141,13 @@ class NameReserved(GameError):
 class KeyTaken(GameError):
     code = "key_taken"
     message = _("This move's key was already used by another seat; send the move again.")
+
+
+class CompletionTooLow(GameError):
+    """Issue 26: the league asks a completion record the player does not have."""
+
+    code = "completion_too_low"
+    message = _(
+        "This league's games need players who finished at least %(minimum)d%% of their"
+        " recent games: you finished %(finished)d of %(counted)d."
+    )

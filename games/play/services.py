@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import catalog, metrics
 from games.languages import Language, from_telegram
-from games.play import errors, finish, levels, names, recording
+from games.play import completion, errors, finish, levels, names, recording
 from games.play.finish import notify
 from games.play.models import (
     OPEN_STATUSES,
@@ -112,6 +112,17 @@ def check_not_banned(player: Player) -> None:
         raise errors.Banned()
 
 
+def check_completion(league, player: Player) -> None:
+    """Issue 26: a league with a minimum completion record seats only players who reach
+    it (``games.play.completion``; a newcomer with no counted game does)."""
+    minimum = league.min_completion
+    if minimum is None:
+        return
+    mine = completion.record(player.pk)
+    if not mine.meets(minimum):
+        raise errors.CompletionTooLow(minimum=minimum, finished=mine.finished, counted=mine.counted)
+
+
 # --- Lobby ----------------------------------------------------------------------------
 def create_lobby(
     chat_id: int | None,
@@ -129,6 +140,8 @@ def create_lobby(
     if game_type not in catalog.slugs():
         raise errors.UnknownGameType()
     check_not_banned(creator)
+    if league is not None:
+        check_completion(league, creator)  # the creator sits at the table too
     try:
         with transaction.atomic():
             game = Game.objects.create(
@@ -178,6 +191,8 @@ def join(game: Game, player: Player, invite: str | None = None) -> Seat:
             raise errors.AlreadySeated()
         if len(seats) >= game.kind.rules.max_players:
             raise errors.TableFull()
+        if game.league_id:
+            check_completion(game.league, player)
         seat = Seat.objects.create(game=game, number=_next_number(seats), player=player)
     notify(game)
     return seat

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games import catalog
+from games.ratings import display
 
 
 class Rating(models.Model):
@@ -75,7 +76,12 @@ class Rating(models.Model):
         scope = self.league or _("overall")
         if self.season_id:
             scope = f"{scope} · {self.season}"
-        return f"{self.player} · {self.get_game_type_display()} · {scope}: {self.ordinal:.1f}"
+        return f"{self.player} · {self.get_game_type_display()} · {scope}: {self.shown}"
+
+    @property
+    def shown(self) -> display.Shown:
+        """The rating as people see it (``games.ratings.display``)."""
+        return display.shown_ordinal(self.ordinal, self.games)
 
 
 class RatingChange(models.Model):
@@ -113,11 +119,16 @@ class RatingChange(models.Model):
         indexes = [models.Index(fields=["rating", "played_at"], name="rating_change_history")]
 
     def __str__(self) -> str:
-        return f"{self.rating_id} @ game {self.game_id}: {self.delta:+.2f}"
+        return f"{self.rating_id} @ game {self.game_id}: {self.shown_change:+d}"
 
     @property
     def delta(self) -> float:
         return self.ordinal_after - self.ordinal_before
+
+    @property
+    def shown_change(self) -> int:
+        """The change as people see it: in the shown rating's points."""
+        return display.change(self.ordinal_before, self.ordinal_after)
 
 
 class RatedGame(models.Model):

@@ -28,6 +28,7 @@ from games.leagues.models import League, Season
 from games.play import levels
 from games.play.models import ENDED_STATUSES, Game, GameStatus, Player, Seat
 from games.play.table import Table
+from games.ratings import display
 from games.ratings.models import Rating, RatingChange
 
 
@@ -41,6 +42,10 @@ class Row:
     wins: int
     average_score: float | None
     last_played: datetime
+
+    @property
+    def shown(self) -> display.Shown:
+        return display.shown_ordinal(self.rating, self.games)
 
 
 def season_bounds(season: Season) -> tuple[datetime, datetime | None]:

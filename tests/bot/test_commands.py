@@ -188,3 +188,26 @@ def test_a_chat_admin_not_at_the_table_cannot_cancel_a_running_game(telegram, re
     carla.say(group, "/cancel")
     assert table.game().status == "running"
     assert "moderator" in recorder.last(group["id"]).text
+
+
+def test_stats_show_the_rating_on_the_familiar_scale(telegram, recorder):
+    """issue 26: a rating sunk far below zero reads as the floor, whole and marked
+    provisional on few games; on enough games the mark goes."""
+    from games.ratings import display
+    from games.ratings.models import Rating
+    from tests.web.seed import finished
+
+    anna, bruno = telegram.user("Anna"), telegram.user("Bruno")
+    anna.start_bot()
+    bruno.start_bot()
+    a, b = (Player.objects.get(telegram_id=u.id) for u in (anna, bruno))
+    finished("felix", [a, b], [2, 1])
+    Rating.objects.filter(player=a).update(mu=-91.0, sigma=3.0, ordinal=-100.0)
+    anna.say(telegram.private(anna), "/stats")
+    text = recorder.last(anna.id).text
+    assert f"rating {display.FLOOR} (provisional)" in text
+    assert "-100" not in text and "−" not in text
+    Rating.objects.filter(player=a).update(games=display.PROVISIONAL_GAMES)
+    anna.say(telegram.private(anna), "/stats")
+    text = recorder.last(anna.id).text
+    assert f"rating {display.FLOOR}" in text and "provisional" not in text

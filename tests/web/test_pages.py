@@ -193,8 +193,9 @@ def test_query_counts_stay_bounded(client, seeded, django_assert_max_num_queries
         reverse("web:leagues"): 1,
         reverse("web:league", args=["roma"]): 11,  # with the games playing now, their seats
         reverse("web:league", args=["roma"]) + f"?season={seeded.spring.pk}": 11,
-        # player; its ratings; its rated games; their other players; recent games, seats
-        reverse("web:player", args=[seeded.anna.pk]): 6,
+        # player; its ratings; its rated games; their other players; its completion
+        # record (issue 26); recent games, seats
+        reverse("web:player", args=[seeded.anna.pk]): 7,
         reverse("web:game", args=[seeded.g1.pk]): 5,
         # A running game's page adds its live table: the seats and the latest moves.
         reverse("web:game", args=[seeded.match.pk]): 7,

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 from games import art, catalog, narration
 from games.play import levels
+from games.play.completion import Completion
 from games.play.models import Game, GameStatus, Move, MoveStatus, Player, Seat
 from games.play.table import Table, seen_by
 from games.ratings.models import RatedGame, RatingChange
@@ -110,8 +111,11 @@ class SeatLine:
     to_act: bool
     rank: int | None = None
     score: str = ""
-    rating_delta: float | None = None  # the overall rating's change, for a rated game
+    rating_delta: int | None = None  # the overall shown rating's change, for a rated game
     level: str | None = None  # a lobby computer's level, which its creator may change
+    player_id: int | None = None
+    # In a lobby, the player's completion record (issue 26; ``games.play.completion``).
+    completion: Completion | None = None
 
 
 @dataclass
@@ -189,6 +193,7 @@ def table_context(game: Game, player: Player | None) -> TableContext:
             is_computer=seat.is_computer,
             to_act=seat.number in to_act,
             level=levels.level_of(seat.strategy) if seat.player_id is None else None,
+            player_id=seat.player_id,
         )
         if result is not None:
             line.rank = result.ranks[seat.number]
@@ -234,7 +239,7 @@ def _rating_changes(game: Game, seats: list[Seat], lines: list[SeatLine]) -> str
     if decision is not None and not decision.rated:
         return decision.get_skipped_display()
     changes = RatingChange.objects.filter(game=game, rating__league=None).select_related("rating")
-    by_player = {c.rating.player_id: c.delta for c in changes}
+    by_player = {c.rating.player_id: c.shown_change for c in changes}
     for seat, line in zip(seats, lines, strict=True):
         line.rating_delta = by_player.get(seat.player_id)
     return ""

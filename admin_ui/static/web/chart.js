@@ -11,6 +11,7 @@
   if (!series.length) return;
   var NS = "http://www.w3.org/2000/svg";
   var COLORS = ["#b5541a", "#1565c0", "#2e7d32", "#6a1b9a", "#c62828", "#00838f", "#5d4037", "#ef6c00"];
+  var START = 1500;
   var W = 640, H = 260, PAD = { l: 40, r: 12, t: 12, b: 28 };
   var hidden = {};
 
@@ -29,19 +30,21 @@
       s.points.forEach(function (p) { times.push(Date.parse(p[0])); values.push(p[1]); });
     });
     var t0 = Math.min.apply(null, times), t1 = Math.max.apply(null, times);
-    var v0 = Math.floor(Math.min.apply(null, values.concat([0])) - 1);
-    var v1 = Math.ceil(Math.max.apply(null, values.concat([0])) + 1);
+    // Shown ratings (1500 at the start, games.ratings.display): the range of the values
+    // with a margin, the starting line included so a rise or fall reads at a glance.
+    var v0 = Math.floor(Math.min.apply(null, values.concat([START])) - 20);
+    var v1 = Math.ceil(Math.max.apply(null, values.concat([START])) + 20);
     if (t1 === t0) { t0 -= 86400000; t1 += 86400000; }
     function x(t) { return PAD.l + (t - t0) / (t1 - t0) * (W - PAD.l - PAD.r); }
     function y(v) { return PAD.t + (v1 - v) / (v1 - v0) * (H - PAD.t - PAD.b); }
 
     var chart = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img",
       "aria-label": box.getAttribute("aria-label") || "" });
-    // Horizontal grid with values, and the zero line a little darker.
-    var stepV = Math.max(1, Math.ceil((v1 - v0) / 5));
+    // Horizontal grid with values in round tens, and the starting line a little darker.
+    var stepV = Math.max(10, Math.ceil((v1 - v0) / 5 / 10) * 10);
     for (var v = Math.ceil(v0 / stepV) * stepV; v <= v1; v += stepV) {
       chart.appendChild(svg("line", { x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v),
-        stroke: v === 0 ? "#bbb" : "#eee" }));
+        stroke: v === START ? "#bbb" : "#eee" }));
       chart.appendChild(svg("text", { x: PAD.l - 6, y: y(v) + 4, "text-anchor": "end",
         "font-size": 11, fill: "#777" }, String(v)));
     }
