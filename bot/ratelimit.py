@@ -138,7 +138,7 @@ class RedisLimiter:
     """The same windows in Redis, checked and taken atomically by a Lua script."""
 
     def __init__(self, url: str):
-        import redis
+        import redis  # here, not at the top: only a process with Redis configured needs it
 
         self._redis = redis.Redis.from_url(url, socket_timeout=5)
         self._script = self._redis.register_script(_SCRIPT)

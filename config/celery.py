@@ -34,7 +34,7 @@ def drop_unusable_connections(task=None, **kwargs) -> None:
     """What Django does at the start of every request, for tasks: connections reused across
     tasks are dropped when they are past their age or no longer work. Not for a task run
     in-process (eagerly): its caller's connection, maybe mid-transaction, is not ours."""
-    from django.db import connections
+    from django.db import connections  # here: Celery loads this module before Django
 
     if task is not None and getattr(task.request, "is_eager", False):
         return
@@ -75,7 +75,7 @@ def bound_database_statements(**kwargs) -> None:
 
 
 def set_statement_timeout(sender=None, connection=None, **kwargs) -> None:
-    from django.conf import settings
+    from django.conf import settings  # here: Celery loads this module before Django
 
     if connection is not None and connection.vendor == "postgresql":
         milliseconds = int(settings.WORKER_STATEMENT_TIMEOUT * 1000)

@@ -18,7 +18,7 @@ def check_database() -> str:
 def check_redis() -> str:
     if not settings.REDIS_URL:
         return "not configured"
-    import redis
+    import redis  # here: without Redis configured, the check never needs it
 
     try:
         client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)

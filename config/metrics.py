@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 def queue_lengths() -> dict[str, int]:
     """Tasks waiting in each queue (Celery's Redis transport keeps a queue in a list)."""
-    import redis
+    import redis  # here: only a scrape with Redis configured asks for the queues
 
     client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
     return {

@@ -103,7 +103,7 @@ class RedisStore:
     """The same counts in Redis hashes, shared by every process."""
 
     def __init__(self, url: str):
-        import redis
+        import redis  # here, not at the top: only a process with Redis configured needs it
 
         # Short timeouts: a metric must never hold a move or a tap for long.
         self._redis = redis.Redis.from_url(url, socket_timeout=0.25, socket_connect_timeout=0.25)
