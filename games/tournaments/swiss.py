@@ -18,9 +18,10 @@ A round is made in three steps, each its own function:
 3. ``pair``: tables from the standings, top down, so players with similar scores meet,
    with as few pairs who already met as can be found. First an exhaustive search (the
    standings' order, each table led by the best player still unseated, members taken in
-   order) for tables without a single repeat, bounded by a node budget; when it proves
-   there is none, or the budget runs out, a local search of swaps between tables from the
-   plain top-down fill minimises the repeats, then the spread of standings at each table.
+   order) for tables without a single repeat, then with one, two... (the fewest there
+   can be), bounded by a node budget; when the budget runs out, a local search of swaps
+   between tables from the plain top-down fill lowers the repeats, then the spread of
+   standings at each table.
    Both are deterministic: the same standings give the same tables on any machine.
 
 ``next_round`` chains the three from the results so far.
@@ -71,7 +72,9 @@ class Pairing:
     tables: tuple[tuple[Player, ...], ...]
     byes: tuple[Player, ...] = ()
     repeats: int = 0  # pairs at a table who had already met: 0 whenever it can be
-    exhaustive: bool = field(default=True, compare=False)  # found by the exact search
+    # Found by the exact search, so no other pairing has fewer repeats; False when the
+    # budget ran out and the swaps' answer is the best known.
+    exhaustive: bool = field(default=True, compare=False)
 
 
 def table_sizes(n: int, size: int, allowed: frozenset[int]) -> tuple[list[int], int]:
@@ -150,16 +153,19 @@ def pair(
     conflicts = [
         frozenset(index[o] for o in met.get(p, ()) if o in index and o != p) for p in ranked
     ]
-    found = _search(conflicts, sorted(sizes, reverse=True), budget)
-    if found is not None:
-        tables = found
+    sizes = sorted(sizes, reverse=True)
+    top_down = _top_down(len(ranked), sizes)
+    fill_repeats = sum(_repeats(t, conflicts) for t in top_down)
+    found = _search(conflicts, sizes, budget, most=fill_repeats)
+    if found is not None or fill_repeats == 0:
+        tables = found or top_down
     else:
-        tables = _improve(conflicts, _top_down(len(ranked), sorted(sizes, reverse=True)))
+        tables = _improve(conflicts, top_down)
     repeats = sum(_repeats(t, conflicts) for t in tables)
     return Pairing(
         tuple(tuple(ranked[i] for i in t) for t in tables),
         repeats=repeats,
-        exhaustive=found is not None,
+        exhaustive=found is not None or fill_repeats == 0,
     )
 
 
@@ -180,65 +186,79 @@ class _OutOfBudget(Exception):
 
 
 def _search(
-    conflicts: Sequence[frozenset], sizes: Sequence[int], budget: int
+    conflicts: Sequence[frozenset], sizes: Sequence[int], budget: int, most: int
 ) -> list[list[int]] | None:
-    """Tables without a repeat, or None when there are none or the budget ran out.
+    """Tables with the fewest repeats below ``most``, or None when there are none or the
+    budget ran out first.
 
     Tables are sets, so the best player still unseated always leads the next table (no
     loss of generality); only the table's size and its other members are chosen, in the
-    standings' order, so the first answer found keeps the scores as close as it can.
+    standings' order, so the first answer found keeps the scores as close as it can. The
+    search allows 0 repeats, then 1, then 2...: each pass proves the one before impossible.
     """
     n = len(conflicts)
-    free = [True] * n
-    left = Counter(sizes)
-    tables: list[list[int]] = []
     nodes = 0
 
-    def fill(table: list[int], size: int, start: int) -> bool:
-        nonlocal nodes
-        if len(table) == size:
-            tables.append(list(table))
-            if place():
-                return True
-            tables.pop()
-            return False
-        need = size - len(table)
-        for j in range(start, n - need + 1):
-            if not free[j]:
-                continue
-            nodes += 1
-            if nodes > budget:
-                raise _OutOfBudget
-            if any(j in conflicts[m] for m in table):
-                continue
-            free[j] = False
-            table.append(j)
-            if fill(table, size, j + 1):
-                return True
-            table.pop()
-            free[j] = True
-        return False
+    def attempt(allowed: int) -> list[list[int]] | None:
+        free = [True] * n
+        left = Counter(sizes)
+        tables: list[list[int]] = []
+        repeats = 0
 
-    def place() -> bool:
-        try:
-            top = free.index(True)
-        except ValueError:
-            return True
-        for size in sorted(left, reverse=True):
-            if not left[size]:
-                continue
-            left[size] -= 1
-            free[top] = False
-            if fill([top], size, top + 1):
+        def fill(table: list[int], size: int, start: int) -> bool:
+            nonlocal nodes, repeats
+            if len(table) == size:
+                tables.append(list(table))
+                if place():
+                    return True
+                tables.pop()
+                return False
+            need = size - len(table)
+            for j in range(start, n - need + 1):
+                if not free[j]:
+                    continue
+                nodes += 1
+                if nodes > budget:
+                    raise _OutOfBudget
+                added = sum(1 for m in table if j in conflicts[m])
+                if repeats + added > allowed:
+                    continue
+                free[j] = False
+                table.append(j)
+                repeats += added
+                if fill(table, size, j + 1):
+                    return True
+                repeats -= added
+                table.pop()
+                free[j] = True
+            return False
+
+        def place() -> bool:
+            try:
+                top = free.index(True)
+            except ValueError:
                 return True
-            free[top] = True
-            left[size] += 1
-        return False
+            for size in sorted(left, reverse=True):
+                if not left[size]:
+                    continue
+                left[size] -= 1
+                free[top] = False
+                if fill([top], size, top + 1):
+                    return True
+                free[top] = True
+                left[size] += 1
+            return False
+
+        return tables if place() else None
 
     try:
-        return tables if place() else None
+        for allowed in range(most):
+            found = attempt(allowed)
+            if found is not None:
+                return found
     except _OutOfBudget:
-        return None
+        pass
+    return None
 
 
 def _improve(conflicts: Sequence[frozenset], tables: list[list[int]]) -> list[list[int]]:
