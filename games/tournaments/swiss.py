@@ -156,16 +156,18 @@ def pair(
     sizes = sorted(sizes, reverse=True)
     top_down = _top_down(len(ranked), sizes)
     fill_repeats = sum(_repeats(t, conflicts) for t in top_down)
-    found = _search(conflicts, sizes, budget, most=fill_repeats)
-    if found is not None or fill_repeats == 0:
-        tables = found or top_down
+    found, exhaustive = _search(conflicts, sizes, budget, most=fill_repeats)
+    if found is not None:
+        tables = found
+    elif exhaustive:  # nothing has fewer repeats than the standings' own order
+        tables = top_down
     else:
         tables = _improve(conflicts, top_down)
     repeats = sum(_repeats(t, conflicts) for t in tables)
     return Pairing(
         tuple(tuple(ranked[i] for i in t) for t in tables),
         repeats=repeats,
-        exhaustive=found is not None or fill_repeats == 0,
+        exhaustive=exhaustive,
     )
 
 
@@ -187,9 +189,9 @@ class _OutOfBudget(Exception):
 
 def _search(
     conflicts: Sequence[frozenset], sizes: Sequence[int], budget: int, most: int
-) -> list[list[int]] | None:
-    """Tables with the fewest repeats below ``most``, or None when there are none or the
-    budget ran out first.
+) -> tuple[list[list[int]] | None, bool]:
+    """Tables with the fewest repeats below ``most`` (None when there are none), and
+    whether the answer is proved (False when the budget ran out first).
 
     Tables are sets, so the best player still unseated always leads the next table (no
     loss of generality); only the table's size and its other members are chosen, in the
@@ -255,10 +257,10 @@ def _search(
         for allowed in range(most):
             found = attempt(allowed)
             if found is not None:
-                return found
+                return found, True
     except _OutOfBudget:
-        pass
-    return None
+        return None, False
+    return None, True
 
 
 def _improve(conflicts: Sequence[frozenset], tables: list[list[int]]) -> list[list[int]]:
