@@ -1,5 +1,6 @@
-"""``python -m bench pipeline|soak|taps|abuse [options]``: the benchmarks that run the Django
-project (the pure ones run on their own: ``python -m bench.engines``, ``python -m bench.arena``)."""
+"""``python -m bench pipeline|soak|taps|abuse|review [options]``: the benchmarks that run the
+Django project (the pure ones run on their own: ``python -m bench.engines``,
+``python -m bench.arena``), and the post-game review's cost (``review``, pure)."""
 
 import os
 import sys
@@ -8,6 +9,11 @@ import django
 
 
 def main(argv: list[str]) -> None:
+    if argv and argv[0] == "review":  # pure: no Django to set up
+        from bench import review  # imported only for this benchmark, which needs no Django
+
+        review.main(argv[1:])
+        return
     if not argv or argv[0] not in ("pipeline", "soak", "taps", "abuse"):
         sys.exit(__doc__)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

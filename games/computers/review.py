@@ -101,6 +101,7 @@ def review_position(
     step: int,
     seed: int,
     playouts: int | None = None,
+    n_players: int | None = None,
 ) -> Verdict | None:
     """The verdict on playing ``played`` from one information state: the seat's ``view``
     and observation ``history``, nothing else (so two deals the seat cannot tell apart get
@@ -115,7 +116,7 @@ def review_position(
         return None
     best = found.best()
     gain, stderr = found.gap(best, played) if best != played else (0.0, 0.0)
-    n = view["n_players"]
+    n = n_players or view["n_players"]
     loss_utility = max(gain, 0.0)
     return Verdict(
         step=step,
@@ -171,6 +172,7 @@ def review_game(
                 step=i + 1,
                 seed=seed,
                 playouts=playouts,
+                n_players=n_players,
             )
             if verdict is not None:
                 verdicts.append(verdict)
