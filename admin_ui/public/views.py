@@ -152,7 +152,7 @@ def game_detail(request, pk: int):
     (``?format=json&since=<step>`` gives the steps from there); a finished game's page is
     its replay."""
     game = (
-        Game.objects.select_related("league")
+        Game.objects.select_related("league", "review")
         .prefetch_related(standings.seats_prefetch())
         .filter(pk=pk)
         .first()

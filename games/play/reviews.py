@@ -103,7 +103,11 @@ def make(game_id: int, *, force: bool = False) -> Review | None:
 
 
 def stored(game: Game) -> Review | None:
-    """A finished game's stored review (None: not made, or not yet)."""
+    """A finished game's stored review (None: not made, or not yet). A caller that read
+    the game with ``select_related("review")`` pays no query."""
     if game.status != GameStatus.FINISHED:
         return None
-    return Review.objects.filter(game=game).first()
+    try:
+        return game.review
+    except Review.DoesNotExist:
+        return None

@@ -86,3 +86,11 @@ def test_the_bots_final_message_links_the_review(reviewing, settings):
     assert f"{settings.SITE_URL}/games/{game.pk}/#review" in text
     settings.REVIEWS = False
     assert "#review" not in lobby.final(game, names, lambda result, seat, view: "0", view)
+
+
+def test_until_the_review_is_made_the_page_says_it_is_coming(reviewing, client):
+    """Issue 27: the bot links #review at once; the review follows in a minute."""
+    game = played("felix", players(1), 2, humans_play=True, seed=6)
+    Review.objects.filter(game=game).delete()
+    html = client.get(reverse("web:game", args=[game.pk])).content.decode()
+    assert 'id="review"' in html and "being prepared" in html
