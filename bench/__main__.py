@@ -1,7 +1,9 @@
-"""``python -m bench pipeline|soak|taps|abuse|tournament [options]``: the benchmarks that run
-the Django project, and the tournament bench (its pure part needs no Django yet; the
-other pure ones run on their own: ``python -m bench.engines``, ``python -m bench.arena``)."""
+"""``python -m bench pipeline|soak|taps|abuse|tournament|review [options]``: the benchmarks
+that run the Django project, and two pure ones started the same way: the tournament bench
+(its pure part needs no Django yet) and the post-game review's cost (``review``). The other
+pure ones run on their own: ``python -m bench.engines``, ``python -m bench.arena``."""
 
+import importlib
 import os
 import sys
 
@@ -9,11 +11,10 @@ import django
 
 
 def main(argv: list[str]) -> None:
-    if argv and argv[0] == "tournament":
-        # Imported here: the other benchmarks' modules need Django set up first.
-        from bench import tournament
-
-        tournament.main(argv[1:])
+    pure = {"tournament": "bench.tournament", "review": "bench.review"}
+    if argv and argv[0] in pure:
+        # Imported here: they need no Django, which the other benchmarks set up first.
+        importlib.import_module(pure[argv[0]]).main(argv[1:])
         return
     if not argv or argv[0] not in ("pipeline", "soak", "taps", "abuse"):
         sys.exit(__doc__)

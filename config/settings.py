@@ -196,12 +196,16 @@ TELEGRAM_QUEUE = f"{GAMES_QUEUE}.telegram"
 # The searching computers' decisions (up to half a second of CPU each): a queue of their
 # own, so that a crowd of hard computers never delays a person's move (issue 25).
 COMPUTERS_QUEUE = f"{GAMES_QUEUE}.computers"
+# The post-game reviews (issue 27): half a minute of CPU per game, after the game, so a
+# queue of their own that neither moves nor the hard computers ever wait behind.
+REVIEWS_QUEUE = f"{GAMES_QUEUE}.reviews"
 CELERY_TASK_DEFAULT_QUEUE = GAMES_QUEUE
 # Declared, so that a worker started without -Q consumes them all (one process on a laptop).
-CELERY_TASK_QUEUES = {GAMES_QUEUE: {}, TELEGRAM_QUEUE: {}, COMPUTERS_QUEUE: {}}
+CELERY_TASK_QUEUES = {GAMES_QUEUE: {}, TELEGRAM_QUEUE: {}, COMPUTERS_QUEUE: {}, REVIEWS_QUEUE: {}}
 # In order: the first pattern that matches routes a task (the exact name before its glob).
 CELERY_TASK_ROUTES = {
     "games.tasks.decide_game": {"queue": COMPUTERS_QUEUE},
+    "games.tasks.review_game": {"queue": REVIEWS_QUEUE},
     "games.tasks.*": {"queue": GAMES_QUEUE},
     "bot.tasks.*": {"queue": TELEGRAM_QUEUE},
 }
@@ -212,6 +216,7 @@ CELERY_TASK_ROUTES = {
 TASKS_IN_PROCESS_THREADS = {
     GAMES_QUEUE: 1,
     COMPUTERS_QUEUE: 1,
+    REVIEWS_QUEUE: 1,
     TELEGRAM_QUEUE: env.int("TASKS_IN_PROCESS_SYNC_THREADS", default=4),
 }
 CELERY_TASK_ACKS_LATE = True
@@ -321,6 +326,14 @@ PENDING_MOVE_GRACE = timedelta(seconds=env.float("PENDING_MOVE_GRACE_SECONDS", d
 # What one processing task spends on computers before it queues the rest (issue 25): each
 # batch of cheap moves holds the game's lock (on SQLite, the database's) for no longer than
 # this; a searching computer decides outside the lock, one decision a task at the most.
+# The post-game review (issue 27, ``games.play.reviews``): whether finished games with a
+# person at the table are reviewed; each decision gets REVIEW_SCALE times the hard
+# computer's playouts (sized to about 0.3 s on one core), and a game at most as many
+# playouts as REVIEW_MAX_DECISIONS full decisions (about half a minute of one core),
+# shared evenly: counts, not seconds, so a review is the same whenever it is made.
+REVIEWS = env.bool("REVIEWS", default=True)
+REVIEW_SCALE = env.float("REVIEW_SCALE", default=1.0)
+REVIEW_MAX_DECISIONS = env.int("REVIEW_MAX_DECISIONS", default=90)
 COMPUTER_STEP_SECONDS = env.float("COMPUTER_STEP_SECONDS", default=0.05)
 COMPUTER_STEP_MOVES = env.int("COMPUTER_STEP_MOVES", default=50)
 

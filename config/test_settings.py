@@ -36,4 +36,7 @@ TASKS_IN_PROCESS = "eager"
 # Likewise the writes nothing waits on: made at once, so that a test sees them
 # (tests/games/test_background_writes.py proves the thread).
 BACKGROUND_WRITES = False
+# No post-game review after every test's game (half a minute each): the review's own
+# tests turn it on.
+REVIEWS = False
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405

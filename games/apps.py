@@ -10,6 +10,8 @@ class GamesConfig(AppConfig):
         # The composition root of the app: upper layers listen to the play layer's signals
         # (the play layer itself imports none of them).
         from games.play.signals import game_ended
+        from games.play.tasks import on_game_ended as review_ended_game
         from games.ratings.receivers import on_game_ended
 
         game_ended.connect(on_game_ended, dispatch_uid="games.ratings")
+        game_ended.connect(review_ended_game, dispatch_uid="games.reviews")

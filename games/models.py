@@ -16,6 +16,7 @@ from games.play.models import (
     MoveSource,
     MoveStatus,
     Player,
+    Review,
     Seat,
 )
 from games.ratings.models import RatedGame, Rating, RatingChange
@@ -37,6 +38,7 @@ __all__ = [
     "RatedGame",
     "Rating",
     "RatingChange",
+    "Review",
     "Season",
     "Seat",
 ]

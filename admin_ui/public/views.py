@@ -12,13 +12,14 @@ from django.views.decorators.http import require_safe
 
 from games import catalog
 from games.leagues.models import League, LeagueMember
-from games.play import completion
+from games.play import completion, reviews
 from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
 
 from ..params import strict
 from . import learn, profiles, replay, tables
+from . import review as post_game
 
 RECENT = 10
 PLAYING_NOW = 8
@@ -151,7 +152,7 @@ def game_detail(request, pk: int):
     (``?format=json&since=<step>`` gives the steps from there); a finished game's page is
     its replay."""
     game = (
-        Game.objects.select_related("league")
+        Game.objects.select_related("league", "review")
         .prefetch_related(standings.seats_prefetch())
         .filter(pk=pk)
         .first()
@@ -174,6 +175,7 @@ def game_detail(request, pk: int):
         change = changes.get(seat.player_id)
         seat.rating_delta = change.shown_change if change else None
     running = game.status == GameStatus.RUNNING
+    review = post_game.context(game, data, [s.name for s in seats])
     context = {
         "game": game,
         "seats": seats,
@@ -183,7 +185,11 @@ def game_detail(request, pk: int):
             "seats": [{"number": s.number, "name": s.name} for s in seats],
             "labels": {k: str(v) for k, v in replay.LABELS.items()},
             "live": running,
+            "review": review["steps"] if review else {},
         },
+        "review": review,
+        # Linked from the bot's final message before it is made: the page says it is coming.
+        "review_pending": review is None and reviews.expected(game),
         "deck": replay.deck(game, data["steps"]) if data else {},
         "card_back": replay.back(game) if data else "",
         "legend": tables.legend(game.game_type) if data else [],

@@ -10,7 +10,7 @@ from bot.keyboard import Button
 from bot.render.common import Ctx, esc, join, ranking, title
 from config.links import absolute
 from games import catalog
-from games.play import levels
+from games.play import levels, reviews
 from games.play.completion import Completion
 from games.play.models import AbortReason, Game, GameStatus, Seat
 
@@ -150,6 +150,11 @@ def final(game: Game, names: list[str], score_label, view: dict) -> str:
     lines = ["🏁 <b>" + esc(game.kind.name) + "</b> — " + _("final result")]
     lines += ranking(ctx, list(result.ranks), lambda s: score_label(result, s, view))
     lines.append("🎬 " + _("Replay: %(url)s") % {"url": replay_url(game)})
+    if reviews.expected(game):
+        # The post-game review (issue 27) is made after this message: the page shows it
+        # when it is ready, and says it is coming until then.
+        url = absolute("web:game", game.pk, fragment="review")
+        lines.append("🔎 " + _("Review the game: %(url)s") % {"url": url})
     return join(lines)
 
 

@@ -26,6 +26,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 HARD_LIMIT = 0.9  # seconds: the issue's limit is 1 s (p95) per decision on one core
 DEFAULT_BUDGET = 0.5
@@ -47,6 +48,34 @@ def random_rollout(rules, state, seat: int, rng: random.Random) -> float:
         s = acting[0] if len(acting) == 1 else choice(acting)
         apply_id(state, s, choice(legal_ids(state, s)))
     return rules.utilities(state)[seat]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The paired trials of one decision (``SearchStrategy.estimate``): ``results[r][i]``
+    is the seat's utility after candidate ``arms[i]`` in round ``r`` (every candidate of a
+    round played on the same sampled state with the same playout seed)."""
+
+    arms: list[str]
+    results: list[list[float]]
+
+    def mean(self, arm: str) -> float:
+        i = self.arms.index(arm)
+        return sum(row[i] for row in self.results) / len(self.results)
+
+    def best(self) -> str:
+        """The candidate with the best mean; ties go to the first in legal order."""
+        totals = [sum(row[i] for row in self.results) for i in range(len(self.arms))]
+        return self.arms[max(range(len(self.arms)), key=lambda i: (totals[i], -i))]
+
+    def gap(self, better: str, worse: str) -> tuple[float, float]:
+        """The mean paired difference ``better`` - ``worse`` and its standard error."""
+        i, j = self.arms.index(better), self.arms.index(worse)
+        diffs = [row[i] - row[j] for row in self.results]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        return mean, math.sqrt(var / n)
 
 
 class SearchStrategy:
@@ -177,3 +206,46 @@ class SearchStrategy:
             if gain <= self.trust * spread:
                 return arms[prior]
         return arms[best]
+
+    def estimate(
+        self,
+        view: dict,
+        legal: list[str],
+        rng: random.Random,
+        history: Sequence[dict] = (),
+        *,
+        include: Sequence[str] = (),
+        playouts: int | None = None,
+    ) -> Estimate | None:
+        """The search's trials of one decision, with no clock: the same candidates (plus
+        ``include``, e.g. the move a person played), the same sampled states and belief and
+        the same playouts as ``choose``, for ``playouts`` playouts (default: the hard
+        player's count) in whole rounds, at least one. It depends only on its arguments
+        and the rng's seed (the post-game review, issue 27). None when the history cannot
+        explain the view."""
+        arms = list(self.candidates(view, legal) if self.candidates else legal)
+        arms += [a for a in include if a in legal and a not in arms]
+        arms.sort(key=legal.index)
+        rules, seat, rollout = self.rules, view["seat"], self.rollout
+        try:
+            sample = rules.sampler(view, history)
+        except ValueError:
+            return None
+        ids = [rules.action_id(a) for a in arms]
+        limit = self.playouts(view) if playouts is None else playouts
+        k = len(ids)
+        rounds = max(1, int(limit) // k) if limit != math.inf else 1
+        clone, apply_id, belief = rules.clone, rules.apply_id, self.belief
+        results = []
+        for _ in range(rounds):
+            base = sample(rng)
+            if belief is not None:
+                belief(base, view, rng)
+            seed = rng.getrandbits(32)
+            row = []
+            for arm in range(k):
+                state = clone(base) if arm < k - 1 else base
+                apply_id(state, seat, ids[arm])
+                row.append(rollout(rules, state, seat, random.Random(seed)))
+            results.append(row)
+        return Estimate(arms, results)

@@ -351,3 +351,25 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq or '-'} seat {self.seat}: {self.action}"
+
+
+class Review(models.Model):
+    """A finished game's post-game review (issue 27): each person's decisions judged from
+    what they knew then (``games.computers.review``), made once by a background task
+    (``games.play.reviews``) and shown with the replay. Deterministic for a game, a budget
+    and a ``version`` of the reviewer, so it is stored rather than made again."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
+    version = models.PositiveSmallIntegerField(_("reviewer version"))
+    budget = models.JSONField(_("budget"), default=dict)
+    verdicts = models.JSONField(_("verdicts"), default=list)
+    summary = models.JSONField(_("summary"), default=list)
+    seconds = models.FloatField(_("CPU seconds"), default=0.0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("review")
+        verbose_name_plural = _("reviews")
+
+    def __str__(self) -> str:
+        return f"review of game {self.game_id}"

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import catalog
-from games.play import finish, processing
+from games.play import finish, processing, reviews
 from games.play.models import Game, GameStatus, Move, MoveStatus
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,22 @@ def decide_game(game_id: int, timeout_version: int | None = None) -> int | None:
         return None
     report = processing.process(game_id, timeout_version=timeout_version, plan=plan, search=False)
     return _continue(game_id, timeout_version, report)
+
+
+@shared_task(name="games.tasks.review_game", time_limit=300, soft_time_limit=240)
+def review_game(game_id: int) -> int | None:
+    """A finished game's post-game review (issue 27) on a queue of its own
+    (``REVIEWS_QUEUE``): half a minute of CPU that no move ever waits behind. Returns the
+    number of decisions reviewed (None: no review for this game)."""
+    review = reviews.make(game_id)
+    return None if review is None else len(review.verdicts)
+
+
+def on_game_ended(sender, game_id: int, status: str, **kwargs) -> None:
+    """Queue the review of a game that finished (after commit: the signal is sent then);
+    not of an aborted one. Connected by ``games.apps``."""
+    if settings.REVIEWS and status == GameStatus.FINISHED:
+        schedule(review_game, game_id)
 
 
 def _continue(game_id: int, timeout_version: int | None, report) -> int | None:

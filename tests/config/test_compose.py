@@ -83,5 +83,10 @@ def test_games_and_telegram_syncs_have_workers_of_their_own(tmp_path, settings):
     assert settings.CELERY_TASK_ROUTES["games.tasks.decide_game"]["queue"] == (
         settings.COMPUTERS_QUEUE
     )
+    # Issue 27: the post-game reviews (half a minute of CPU a game) too.
+    assert option(services_["review-worker"]["command"], "-Q") == "celery.reviews"
+    assert settings.CELERY_TASK_ROUTES["games.tasks.review_game"]["queue"] == (
+        settings.REVIEWS_QUEUE
+    )
     # The sync workers wait on the network: their pool must enforce the time limits.
     assert option(services_["sync-worker"]["command"], "--pool") == "prefork"

@@ -256,6 +256,12 @@
     // region is live, so a screen reader says what happened as the replay moves.
     sentence.textContent = "";
     (step.text || []).forEach(function (line) { sentence.appendChild(el("p", { text: line })); });
+    // The post-game review of the decision this step played (issue 27), when there is one.
+    var judged = (meta.review || {})[String(index)];
+    if (judged) {
+      sentence.appendChild(el("p", { cls: "review-step" + (judged.grade ? " grade-" + judged.grade : "") },
+        judged.label ? el("strong", { text: judged.label + ": " }) : null, judged.line));
+    }
 
     board.textContent = "";
     var render = BOARDS[data.game];

@@ -1,0 +1,143 @@
+"""A finished game's post-game review on its page (issue 27): beside each reviewed step,
+the move played, the suggestion and the estimated loss; above the replay, a summary per
+player. Read from the stored review (``games.play.reviews``): showing it costs one query
+and no search. Only for a finished game, whose hands are public anyway.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games.play import reviews
+from games.play.models import Game
+
+from .tables import web_module
+
+GRADE_NAMES = {
+    "inaccuracy": _("Inaccuracy"),
+    "mistake": _("Mistake"),
+    "blunder": _("Blunder"),
+}
+# Where a decision was made, by the view's phase: "2 in the auction".
+PHASE_NAMES = {
+    "place": _("while placing cards"),
+    "auction": _("in the auction"),
+    "pass": _("while passing cards"),
+    "play": _("in play"),
+    "mark": _("while placing markers"),
+    "feed": _("while feeding"),
+    "more": _("while feeding"),
+}
+
+
+def _views(steps: list[dict], upto: int) -> list[dict]:
+    """The public view before each move up to ``upto``, rebuilt from the replay's deltas."""
+    out, view = [], {}
+    for step in steps[: upto + 1]:
+        view = {**view, **step.get("view", {})}
+        for key in view.pop("__removed__", []):
+            view.pop(key, None)
+        out.append(view)
+    return out
+
+
+def words(module, action: str, view: dict, names: list[str]) -> str:
+    """An action in the page's language, as the replay tells a choice."""
+    parts = tuple(action.split(":"))
+    try:
+        return " → ".join(
+            str(module.option(parts[:n], view, names)[0]) for n in range(1, len(parts) + 1)
+        )
+    except Exception:  # an option the table cannot name out of its context
+        return action
+
+
+def places(loss: float) -> str:
+    return ngettext("%(n)s place", "%(n)s places", 1 if loss == 1 else 2) % {"n": f"{loss:.2f}"}
+
+
+def context(game: Game, data: dict | None, names: list[str]) -> dict[str, Any] | None:
+    """What the page shows of the review: ``steps`` (by replay step: its lines) for the
+    script, ``players`` for the summary, ``marked`` for the list of graded decisions. None
+    without a stored review."""
+    review = reviews.stored(game)
+    if review is None or not data or data.get("broken"):
+        return None
+    module = web_module(game.game_type)
+    verdicts = [v for v in review.verdicts if v["step"] < len(data["steps"])]
+    before = _views(data["steps"], max((v["step"] for v in verdicts), default=0))
+    steps: dict[int, dict] = {}
+    marked = []
+    for v in verdicts:
+        view = before[v["step"] - 1]  # the decision was made before its move
+        name = names[v["seat"]] if v["seat"] < len(names) else "?"
+        played = words(module, v["played"], view, names)
+        best = words(module, v["best"], view, names)
+        if v["best"] == v["played"]:
+            line = _("%(name)s played %(move)s: the best move found.") % {
+                "name": name,
+                "move": played,
+            }
+        else:
+            line = _("%(name)s played %(move)s; suggested: %(best)s; estimated loss: %(loss)s.") % {
+                "name": name,
+                "move": played,
+                "best": best,
+                "loss": places(v["loss"]),
+            }
+        grade = str(GRADE_NAMES.get(v["grade"], "")) if v["grade"] else ""
+        steps[v["step"]] = {"grade": v["grade"], "label": grade, "line": str(line)}
+        if v["grade"]:
+            marked.append(
+                {
+                    "step": v["step"],
+                    "name": name,
+                    "grade": v["grade"],
+                    "label": grade,
+                    "played": played,
+                    "best": best,
+                    "loss": f"{v['loss']:.2f}",
+                }
+            )
+    players = []
+    for line in review.summary:
+        if not line["decisions"]:
+            continue
+        where = ", ".join(
+            f"{PHASE_NAMES.get(phase, phase)}: {count}"
+            for phase, count in sorted(line["phases"].items(), key=lambda kv: -kv[1])
+        )
+        players.append(
+            {
+                "name": names[line["seat"]] if line["seat"] < len(names) else "?",
+                "decisions": line["decisions"],
+                "inaccuracy": line["inaccuracy"],
+                "mistake": line["mistake"],
+                "blunder": line["blunder"],
+                "loss": f"{line['loss']:.2f}",
+                "text": said(line),
+                "where": where,
+            }
+        )
+    return {"steps": steps, "players": players, "marked": marked}
+
+
+def said(line: dict) -> str:
+    """A player's review in words: "3 mistakes, 2 in the auction"."""
+    counted = {
+        "blunder": lambda n: ngettext("%(n)d blunder", "%(n)d blunders", n),
+        "mistake": lambda n: ngettext("%(n)d mistake", "%(n)d mistakes", n),
+        "inaccuracy": lambda n: ngettext("%(n)d inaccuracy", "%(n)d inaccuracies", n),
+    }
+    parts = [counted[g](line[g]) % {"n": line[g]} for g in counted if line[g]]
+    if not parts:
+        return str(_("No mistakes found."))
+    text = ", ".join(parts)
+    serious = line["mistake"] + line["blunder"]
+    if line["phases"] and serious:
+        phase, count = max(line["phases"].items(), key=lambda kv: kv[1])
+        text += f", {count} {PHASE_NAMES.get(phase, phase)}"
+    return text

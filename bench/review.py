@@ -1,0 +1,92 @@
+"""Post-game review benchmark (issue 27): ``python -m bench review [--games N] [slug ...]``.
+
+Plays ``N`` games of each game that has a search player (every seat the easy computer,
+seeded), then reviews them as if every seat were a person (the most a game can cost),
+with the product's default budget: the hard player's playouts per decision and at most
+``--max-decisions`` full decisions a game. Prints one line per game kind::
+
+    <slug> players=<n> games=<n> decisions/game=<p50> review_s/game p50=<s> p95=<s> max=<s>
+    <slug> graded/game inaccuracy=<mean> mistake=<mean> blunder=<mean>
+
+Seconds are CPU time of this process (one core), so a busy machine does not inflate
+them. The goal is at most 30 s for a Felix game. Pure: no Django.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from importlib import import_module
+
+from games.computers import act
+from games.computers.review import BLUNDER, INACCURACY, MISTAKE, Played, review_game
+
+# The games with a search player, their computers' module, and the table size measured.
+GAMES = {
+    "felix": ("games.engines.felix", "games.computers.felix", 4),
+    "smoking_cat": ("games.engines.smoking_cat", "games.computers.smoking_cat", 4),
+    "cats_and_dogs": ("games.engines.cats_and_dogs", "games.computers.cats_and_dogs", 4),
+}
+# The product's defaults (config/settings.py: REVIEW_SCALE, REVIEW_MAX_DECISIONS).
+SCALE = 1.0
+MAX_DECISIONS = 90
+
+
+def play(rules, strategy, n: int, seed: int) -> list[Played]:
+    state = rules.setup(n, seed)
+    rng = random.Random(seed)
+    moves = []
+    while acting := rules.to_act(state):
+        seat = acting[0]
+        action = act(rules, state, seat, strategy, rng)
+        rules.apply(state, seat, action)
+        moves.append(Played(seat, action))
+    return moves
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def bench(slug: str, games: int, scale: float, max_decisions: int) -> list[str]:
+    engine, computers, n = GAMES[slug]
+    rules = import_module(engine).RULES
+    strategies = import_module(computers).STRATEGIES
+    search = strategies["hard"]
+    cap = int(max_decisions * search.playouts({"n_players": n}))
+    seconds, decisions, graded = [], [], {INACCURACY: 0, MISTAKE: 0, BLUNDER: 0}
+    for seed in range(games):
+        moves = play(rules, strategies["easy"], n, seed)
+        started = time.process_time()
+        verdicts = review_game(rules, search, n, seed, {}, moves, scale=scale, max_playouts=cap)
+        seconds.append(time.process_time() - started)
+        decisions.append(len(verdicts))
+        for v in verdicts:
+            if v.grade:
+                graded[v.grade] += 1
+    return [
+        f"{slug} players={n} games={games} decisions/game={statistics.median(decisions):.0f}"
+        f" review_s/game p50={percentile(seconds, 0.5):.1f} p95={percentile(seconds, 0.95):.1f}"
+        f" max={max(seconds):.1f}",
+        f"{slug} graded/game "
+        + " ".join(f"{grade}={count / games:.1f}" for grade, count in graded.items()),
+    ]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench review", description=__doc__)
+    parser.add_argument("slugs", nargs="*", metavar="slug", help=", ".join(GAMES))
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--scale", type=float, default=SCALE)
+    parser.add_argument("--max-decisions", type=int, default=MAX_DECISIONS)
+    args = parser.parse_args(argv)
+    for slug in args.slugs or list(GAMES):
+        for line in bench(slug, args.games, args.scale, args.max_decisions):
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
