@@ -66,9 +66,9 @@ def cancel(tournament: Tournament) -> Tournament:
 
 def start_now(tournament: Tournament) -> Tournament | None:
     """The organiser's "start now": the start time moves to now, and the step runs."""
-    Tournament.objects.filter(pk=tournament.pk, status=Status.SIGNUP).update(
-        starts_at=timezone.now()
-    )
+    Tournament.objects.filter(
+        pk=tournament.pk, status__in=(Status.SCHEDULED, Status.SIGNUP)
+    ).update(status=Status.SIGNUP, starts_at=timezone.now())
     return advance(tournament.pk)
 
 
