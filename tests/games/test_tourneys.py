@@ -228,3 +228,25 @@ def test_issue_26_an_arena_seats_waiting_players_and_stops_at_its_close():
     t.refresh_from_db()
     assert t.status == Status.FINISHED
     assert t.rounds.count() == rounds_before
+
+
+def test_issue_26_an_arena_kept_as_json_between_steps_is_the_same_arena():
+    import json
+
+    from games.tournaments.arena import Arena, ArenaRules
+    from games.tournaments.results import TableResult
+
+    def lobby():
+        arena = Arena(4, 3, ArenaRules(wait_seconds=30))
+        for i in range(7):
+            arena.join(i, float(i))
+        (table,) = arena.seat(10.0)
+        arena.finished(TableResult(tuple(table), (1, 2, 3, 4)), 20.0)
+        arena.pause(5)
+        return arena
+
+    kept = lobby()
+    again = Arena.restore(json.loads(json.dumps(kept.snapshot())), 4, 3, kept.rules)
+    assert again.waiting() == kept.waiting() and again.scores() == kept.scores()
+    assert again.seat(60.0) == kept.seat(60.0)
+    assert again.snapshot() == kept.snapshot()

@@ -90,3 +90,17 @@ def test_issue_26_an_arena_page_offers_pause_and_the_league_page_lists_tournamen
     assert Entry.objects.get(tournament=t).paused
     league = client.get(reverse("web:league", args=[t.league.slug])).content.decode()
     assert reverse("web:tournament", args=[t.pk]) in league and t.name in league
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("it", ("Iscritti", "Iscriviti", "Partecipazione")), ("pt", ("inscritos", "Inscrever-me"))],
+)
+def test_issue_26_the_page_speaks_italian_and_portuguese(language, words):
+    t, _ = tournament(2)
+    client = signed_in(PlayerFactory(telegram_id=None))
+    html = client.get(
+        reverse("web:tournament", args=[t.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    for word in words:
+        assert word.lower() in html.lower()
