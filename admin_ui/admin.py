@@ -699,3 +699,7 @@ class ModerationActionAdmin(ReadOnlyAdmin):
         "reason",
         "details",
     )
+
+
+# Issue 26: tournaments have a module of their own; importing it registers them.
+from . import tournament_admin  # noqa: E402, F401

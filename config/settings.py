@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "games",
+    "games.tourneys",
     "bot",
     "admin_ui",
 ]
@@ -254,6 +255,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep",
         "schedule": env.float("SWEEP_SECONDS", default=2.0),
         "options": {"expires": env.float("SWEEP_SECONDS", default=2.0)},
+    },
+    # Issue 26: starts due tournaments and their next rounds, seats arenas' waiting players.
+    "tournaments": {
+        "task": "games.tourneys.advance_all",
+        "schedule": env.float("TOURNAMENT_SECONDS", default=10.0),
+        "options": {"expires": env.float("TOURNAMENT_SECONDS", default=10.0)},
     },
     # Re-queues the Telegram syncs a dead worker or a restarted Redis lost.
     "recover-syncs": {

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import archive, play, players, views
+from . import archive, play, players, tournaments, views
 
 app_name = "web"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("rules/<slug:slug>/", views.rules_detail, name="rules-game"),
     path("leagues/", views.league_list, name="leagues"),
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
+    path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/entry/", tournaments.tournament_entry, name="tournament-entry"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("games/<int:pk>/", views.game_detail, name="game"),
     path("games/", archive.game_list, name="games"),

@@ -16,12 +16,14 @@ from games.play import completion, reviews
 from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
+from games.tourneys.models import Status as TournamentStatus
 
 from ..params import strict
 from . import learn, profiles, replay, tables
 from . import review as post_game
 
 RECENT = 10
+TOURNAMENTS = 10  # the latest, by start
 PLAYING_NOW = 8
 # A league's page shows the top of each table; the whole table is the league's
 # leaderboard, paged (``players.leaderboard``): a league of thousands stays one page.
@@ -116,6 +118,8 @@ def league_detail(request, slug: str):
         "matches": standings.running_matches(league),
         "playing": _playing_now(league),
         "recent": standings.recent_games(league=league, limit=RECENT),
+        # Issue 26: its latest tournaments by start time.
+        "tournaments": league.tournaments.exclude(status=TournamentStatus.CANCELLED)[:TOURNAMENTS],
     }
     return render(request, "web/league_detail.html", context)
 

@@ -323,27 +323,57 @@ def start(game: Game, by: Actor | None, *, is_chat_admin: bool = False) -> Game:
             seat.number = number
         Seat.objects.bulk_update(seats, ["number"])
 
-        options = dict(game.options)
-        if game.league_id:
-            # e.g. S15: a Smoking Cat match plays for the word its league has at the start.
-            for option, field in game.kind.league_options.items():
-                options.setdefault(option, getattr(game.league, field))
-        game.options = options
-        game.seed = secrets.randbits(62)
-        game.state = rules.dump(rules.setup(len(seats), game.seed, options))
-        game.turn_seconds = (
-            game.turn_seconds
-            or (game.league.turn_seconds if game.league_id else None)
-            or settings.TURN_SECONDS.get(game.game_type)
-            or game.kind.turn_seconds
-        )
-        game.status = GameStatus.RUNNING
-        game.started_at = timezone.now()
-        game.version = 0
-        game.save()
-        transaction.on_commit(lambda: enqueue(game.pk))
+        _deal(game, len(seats), secrets.randbits(62))
     notify(game)
     return game
+
+
+def seat_table(
+    game_type: str, players: list[Player], *, league=None, seed: int | None = None
+) -> Game:
+    """A table the system forms and starts at once (issue 26: a tournament round's table):
+    ``players`` sit in the order given, and ``seed`` deals (a duplicate round's shared
+    deal; None: a fresh one). A table in the browser, since a chat holds one open game and
+    a round has many; its players reach it by its page (the web table button)."""
+    kind = catalog.get(game_type)
+    if not kind.rules.min_players <= len(players) <= kind.rules.max_players:
+        raise errors.NotEnoughPlayers(min=kind.rules.min_players, max=kind.rules.max_players)
+    with transaction.atomic():
+        game = Game.objects.create(
+            game_type=game_type,
+            chat_id=None,
+            league=league,
+            created_by=None,
+            invite=secrets.token_urlsafe(16),
+        )
+        Seat.objects.bulk_create(Seat(game=game, number=n, player=p) for n, p in enumerate(players))
+        _deal(game, len(players), secrets.randbits(62) if seed is None else seed)
+    notify(game)
+    return game
+
+
+def _deal(game: Game, n_seats: int, seed: int) -> None:
+    """Deal a seated lobby with ``seed`` and let play begin (the caller holds the lock)."""
+    rules = game.kind.rules
+    options = dict(game.options)
+    if game.league_id:
+        # e.g. S15: a Smoking Cat match plays for the word its league has at the start.
+        for option, field in game.kind.league_options.items():
+            options.setdefault(option, getattr(game.league, field))
+    game.options = options
+    game.seed = seed
+    game.state = rules.dump(rules.setup(n_seats, game.seed, options))
+    game.turn_seconds = (
+        game.turn_seconds
+        or (game.league.turn_seconds if game.league_id else None)
+        or settings.TURN_SECONDS.get(game.game_type)
+        or game.kind.turn_seconds
+    )
+    game.status = GameStatus.RUNNING
+    game.started_at = timezone.now()
+    game.version = 0
+    game.save()
+    transaction.on_commit(lambda: enqueue(game.pk))
 
 
 # --- Play -----------------------------------------------------------------------------

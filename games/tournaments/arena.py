@@ -141,6 +141,42 @@ class Arena:
     def games(self, player: Player) -> int:
         return self._games.get(player, 0)
 
+    # -- keeping it between calls ----------------------------------------------------------
+
+    def snapshot(self) -> dict:
+        """The lobby as JSON-ready lists (players as given, so pass JSON-able ones such as
+        ids): a caller that stores it between calls and ``restore``s it has the same lobby."""
+        return {
+            "pool": [[w.player, w.since, w.order, w.skipped] for w in self._pool.values()],
+            "playing": sorted(self._playing, key=repr),
+            "paused": sorted(self._paused, key=repr),
+            "last_table": [[p, sorted(t, key=repr)] for p, t in self._last_table.items()],
+            "points": [[p, v] for p, v in self._points.items()],
+            "streak": [[p, v] for p, v in self._streak.items()],
+            "games": [[p, v] for p, v in self._games.items()],
+            "arrivals": self._arrivals,
+        }
+
+    @classmethod
+    def restore(
+        cls, data: dict, size: int, min_size: int | None = None, rules: ArenaRules | None = None
+    ) -> Arena:
+        arena = cls(size, min_size, rules)
+        arena._pool = {
+            p: _Waiter(p, since, order, skipped) for p, since, order, skipped in data["pool"]
+        }
+        arena._playing = set(data["playing"])
+        arena._paused = set(data["paused"])
+        arena._last_table = {p: frozenset(t) for p, t in data["last_table"]}
+        arena._points = dict(data["points"])
+        arena._streak = dict(data["streak"])
+        arena._games = dict(data["games"])
+        arena._arrivals = data["arrivals"]
+        return arena
+
+    def playing(self) -> set[Player]:
+        return set(self._playing)
+
     # -- how -------------------------------------------------------------------------------
 
     def _enter(self, player: Player, now: float) -> None:

@@ -191,8 +191,10 @@ def test_query_counts_stay_bounded(client, seeded, django_assert_max_num_queries
     pages = {
         "/": 3,  # leagues; games playing now, with their seats and players
         reverse("web:leagues"): 1,
-        reverse("web:league", args=["roma"]): 11,  # with the games playing now, their seats
-        reverse("web:league", args=["roma"]) + f"?season={seeded.spring.pk}": 11,
+        reverse(
+            "web:league", args=["roma"]
+        ): 12,  # with the games playing now, their seats; tournaments
+        reverse("web:league", args=["roma"]) + f"?season={seeded.spring.pk}": 12,
         # player; its ratings; its rated games; their other players; its completion
         # record (issue 26); recent games, seats
         reverse("web:player", args=[seeded.anna.pk]): 7,

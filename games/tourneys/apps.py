@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TourneysConfig(AppConfig):
+    name = "games.tourneys"
+    label = "tourneys"
+    verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        # A round moves on as soon as its last game ends, not at the next beat.
+        from games.play.signals import game_ended
+        from games.tourneys.receivers import on_game_ended
+
+        game_ended.connect(on_game_ended, dispatch_uid="games.tourneys")

@@ -1,0 +1,99 @@
+"""Signing up for a tournament, withdrawing, pausing in an arena (issue 26).
+
+Who may sign up is who may sit at the league's tables (``games.play.services``): nobody
+banned, and a completion record at the league's minimum. Signing up makes the player a
+member of the league, as playing one of its games does. Sign-up is open while the
+tournament takes sign-ups, and in an arena while it runs too (an arena is joined at any
+time); a withdrawal is possible until it ends: a withdrawn player is seated no more, and a
+game they are already in runs on (their turn timer forfeits them if they stay away).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.leagues.models import LeagueMember
+from games.play import services as play
+from games.play.models import Player
+from games.tourneys import errors
+from games.tourneys.models import Entry, Format, Status, Tournament
+
+
+def may_sign_up(tournament: Tournament) -> bool:
+    if tournament.status == Status.SIGNUP:
+        return True
+    return tournament.format == Format.ARENA and tournament.status == Status.RUNNING
+
+
+def may_withdraw(tournament: Tournament) -> bool:
+    return tournament.status in (Status.SIGNUP, Status.RUNNING)
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
+
+
+def sign_up(tournament: Tournament, player: Player) -> Entry:
+    """Enter ``player`` (again, after a withdrawal: the entry comes back)."""
+    play.check_not_banned(player)
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        if not may_sign_up(tournament):
+            raise errors.SignUpClosed()
+        play.check_completion(tournament.league, player)
+        entry = Entry.objects.filter(tournament=tournament, player=player).first()
+        if entry is not None and entry.withdrawn_at is None:
+            raise errors.AlreadyEntered()
+        if entry is None:
+            entry = Entry.objects.create(tournament=tournament, player=player)
+        else:
+            entry.withdrawn_at = None
+            entry.paused = False
+            entry.save(update_fields=["withdrawn_at", "paused"])
+        LeagueMember.objects.get_or_create(league=tournament.league, player=player)
+    return entry
+
+
+def withdraw(tournament: Tournament, player: Player) -> Entry:
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        if not may_withdraw(tournament):
+            raise errors.TournamentOver()
+        entry = Entry.objects.filter(
+            tournament=tournament, player=player, withdrawn_at__isnull=True
+        ).first()
+        if entry is None:
+            raise errors.NotEntered()
+        if tournament.status == Status.SIGNUP:
+            # Nothing was played: the entry goes, as if never made.
+            entry.delete()
+            return entry
+        entry.withdrawn_at = timezone.now()
+        entry.save(update_fields=["withdrawn_at"])
+    return entry
+
+
+def set_paused(tournament: Tournament, player: Player, paused: bool) -> Entry:
+    """An arena's pause button: a paused player is not seated again until they resume."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        if tournament.format != Format.ARENA or not may_withdraw(tournament):
+            raise errors.TournamentOver()
+        entry = Entry.objects.filter(
+            tournament=tournament, player=player, withdrawn_at__isnull=True
+        ).first()
+        if entry is None:
+            raise errors.NotEntered()
+        entry.paused = paused
+        entry.save(update_fields=["paused"])
+    return entry
+
+
+def active_players(tournament: Tournament) -> list[int]:
+    """The player ids still in, in entry order (the first round's seeding)."""
+    return list(
+        tournament.entries.filter(withdrawn_at__isnull=True)
+        .order_by("created_at", "id")
+        .values_list("player_id", flat=True)
+    )

@@ -1,0 +1,274 @@
+"""A tournament moves on (issue 26: "rounds start by themselves").
+
+``advance`` is the one step, run by the beat task and whenever a tournament's game ends:
+under a lock on the tournament's row it starts a tournament that is due, records the
+places of the tables whose games ended, and makes the next round when the last one is
+over (Swiss, knockout) or seats the arena's waiting players. Run any number of times, at
+once or not, it makes each round once: the lock orders the steps, and a round's number is
+unique in its tournament.
+
+Who sits with whom is the pure core's (``games.tournaments``); this module feeds it the
+results read from the games and turns its tables into league games (``seat_table``).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.play import services as play
+from games.play.models import ENDED_STATUSES, Player
+from games.tournaments import duplicate
+from games.tournaments.arena import Arena, ArenaRules
+from games.tournaments.knockout import Knockout, KnockoutRound
+from games.tournaments.results import RoundResult, TableResult
+from games.tournaments.swiss import SwissRules, next_round
+from games.tourneys import entries
+from games.tourneys.models import Entry, Format, Round, RoundTable, Status, Tournament
+from games.tourneys.signals import round_started, tournament_finished
+from games.tourneys.table_results import places
+
+
+def advance(tournament_id: int, now=None) -> Tournament | None:
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = (
+            Tournament.objects.select_for_update()
+            .select_related("league")
+            .filter(pk=tournament_id)
+            .first()
+        )
+        if tournament is None:
+            return None
+        if tournament.status == Status.SIGNUP and tournament.starts_at <= now:
+            _start(tournament, now)
+        if tournament.status != Status.RUNNING:
+            return tournament
+        recorded = record_ended_tables(tournament, now)
+        if tournament.format == Format.ARENA:
+            _arena_step(tournament, recorded, now)
+        else:
+            _next_round_when_due(tournament, now)
+    return tournament
+
+
+def cancel(tournament: Tournament) -> Tournament:
+    """Stop a tournament; the games already running play on as league games."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.status in (Status.FINISHED, Status.CANCELLED):
+            return tournament
+        tournament.status = Status.CANCELLED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+    return tournament
+
+
+def start_now(tournament: Tournament) -> Tournament | None:
+    """The organiser's "start now": the start time moves to now, and the step runs."""
+    Tournament.objects.filter(
+        pk=tournament.pk, status__in=(Status.SCHEDULED, Status.SIGNUP)
+    ).update(status=Status.SIGNUP, starts_at=timezone.now())
+    return advance(tournament.pk)
+
+
+# --- Starting and finishing ----------------------------------------------------------------
+def _start(tournament: Tournament, now) -> None:
+    players = entries.active_players(tournament)
+    if len(players) < _fewest(tournament):
+        tournament.status = Status.CANCELLED
+        tournament.finished_at = now
+        tournament.save(update_fields=["status", "finished_at"])
+        return
+    tournament.status = Status.RUNNING
+    tournament.started_at = now
+    tournament.save(update_fields=["status", "started_at"])
+
+
+def _fewest(tournament: Tournament) -> int:
+    # A knockout needs one full table at least; the others one table of the game's least.
+    if tournament.format == Format.KNOCKOUT:
+        return tournament.table_size
+    return tournament.min_table
+
+
+def _finish(tournament: Tournament, now) -> None:
+    tournament.status = Status.FINISHED
+    tournament.finished_at = now
+    tournament.save(update_fields=["status", "finished_at", "arena_state"])
+    tid = tournament.pk
+    transaction.on_commit(lambda: tournament_finished.send(sender=Tournament, tournament_id=tid))
+
+
+# --- Results -------------------------------------------------------------------------------
+def record_ended_tables(tournament: Tournament, now) -> list[RoundTable]:
+    """Store the places of the tables whose games ended since the last step. Returns them."""
+    tables = list(
+        RoundTable.objects.filter(
+            round__tournament=tournament,
+            recorded_at__isnull=True,
+            is_bye=False,
+            game__status__in=ENDED_STATUSES,
+        ).select_related("game")
+    )
+    for table in tables:
+        seats = list(table.game.seats.all())
+        placed = places(table.game, seats)
+        if placed is not None:
+            table.ranks = [placed[p][0] for p in table.players]
+            table.scores = [placed[p][1] for p in table.players]
+        table.recorded_at = now
+        table.save(update_fields=["ranks", "scores", "recorded_at"])
+    return tables
+
+
+def round_results(tournament: Tournament) -> list[RoundResult]:
+    """Every round's recorded results for the pure functions: a table without places (an
+    abort nobody forfeited) is a bye for its players, as a round not played."""
+    out = []
+    for rnd in tournament.rounds.prefetch_related("tables").order_by("number"):
+        tables, byes = [], []
+        for table in rnd.tables.all():
+            if table.is_bye or (table.recorded_at and table.ranks is None):
+                byes.extend(table.players)
+            elif table.ranks is not None:
+                tables.append(TableResult(tuple(table.players), tuple(table.ranks)))
+        out.append(RoundResult(tuple(tables), tuple(byes)))
+    return out
+
+
+def swiss_rules(tournament: Tournament) -> SwissRules:
+    return SwissRules(
+        rounds=tournament.round_count or 1,
+        table_size=tournament.table_size,
+        allowed_sizes=tournament.allowed_sizes(),
+        seed=tournament.seed,
+        tiebreaks=tuple(tournament.tiebreaks),
+    )
+
+
+# --- Swiss and knockout --------------------------------------------------------------------
+def _next_round_when_due(tournament: Tournament, now) -> None:
+    last = tournament.rounds.order_by("-number").first()
+    if last is not None:
+        if last.tables.filter(is_bye=False, recorded_at__isnull=True).exists():
+            return  # games still running
+        if last.finished_at is None:
+            last.finished_at = now
+            last.save(update_fields=["finished_at"])
+    pairing = _pairing(tournament, last)
+    if pairing is None:
+        _finish(tournament, now)
+        return
+    tables, byes = pairing
+    _create_round(tournament, (last.number if last else 0) + 1, tables, byes, now)
+
+
+def _pairing(tournament: Tournament, last: Round | None):
+    """The next round's tables and byes, or None when the tournament is over."""
+    players = entries.active_players(tournament)
+    if tournament.format == Format.SWISS:
+        done = last is not None and last.number >= (tournament.round_count or 1)
+        if done or len(players) < tournament.min_table:
+            return None
+        pairing = next_round(players, round_results(tournament), swiss_rules(tournament))
+        return [list(t) for t in pairing.tables], list(pairing.byes)
+    knockout = _knockout(tournament)
+    if last is None:
+        rnd = knockout.round_of(players, 1)
+    else:
+        previous = _stored_knockout_round(last)
+        if previous.final:
+            return None
+        results = [
+            TableResult(tuple(t.players), tuple(t.ranks or [1] * len(t.players)))
+            for t in last.tables.all()
+            if not t.is_bye
+        ]
+        rnd = knockout.advance(previous, results)
+        still_in = set(players)
+        field = [p for p in (*rnd.byes, *(p for t in rnd.tables for p in t)) if p in still_in]
+        if len(field) < len(rnd.byes) + sum(map(len, rnd.tables)):
+            if not field:
+                return None
+            rnd = knockout.round_of(field, rnd.number)  # a withdrawn player goes no further
+    return [list(t) for t in rnd.tables], list(rnd.byes)
+
+
+def _knockout(tournament: Tournament) -> Knockout:
+    seeds = tournament.entries.order_by("created_at", "id").values_list("player_id", flat=True)
+    return Knockout(
+        seeds=tuple(seeds),
+        table_size=tournament.table_size,
+        go_on=tournament.go_on,
+        min_size=tournament.min_table,
+    )
+
+
+def _stored_knockout_round(rnd: Round) -> KnockoutRound:
+    tables = rnd.tables.all()
+    return KnockoutRound(
+        rnd.number,
+        tuple(tuple(t.players) for t in tables if not t.is_bye),
+        tuple(t.players[0] for t in tables if t.is_bye),
+    )
+
+
+def _create_round(tournament: Tournament, number: int, tables, byes, now) -> Round:
+    seed = None
+    if tournament.duplicate_deals and tournament.format == Format.SWISS:
+        seed = duplicate.round_seed(tournament.seed, number)
+    rnd = Round.objects.create(tournament=tournament, number=number, seed=seed)
+    people = Player.objects.in_bulk([p for t in tables for p in t])
+    for i, table in enumerate(tables, 1):
+        game = play.seat_table(
+            tournament.game_type,
+            [people[p] for p in table],
+            league=tournament.league,
+            seed=seed,
+        )
+        RoundTable.objects.create(round=rnd, number=i, game=game, players=list(table))
+    for j, player in enumerate(byes, len(tables) + 1):
+        RoundTable.objects.create(
+            round=rnd, number=j, players=[player], is_bye=True, recorded_at=now
+        )
+    tid, rid = tournament.pk, rnd.pk
+    transaction.on_commit(
+        lambda: round_started.send(sender=Tournament, tournament_id=tid, round_id=rid)
+    )
+    return rnd
+
+
+# --- Arena ---------------------------------------------------------------------------------
+def arena_of(tournament: Tournament) -> Arena:
+    """The arena's lobby as the last step left it (a new one before the first)."""
+    rules = ArenaRules(closes_at=(tournament.duration_minutes or 0) * 60.0)
+    size, least = tournament.table_size, tournament.min_table
+    if tournament.arena_state:
+        return Arena.restore(tournament.arena_state, size, least, rules)
+    return Arena(size, least, rules)
+
+
+def _arena_step(tournament: Tournament, recorded: list[RoundTable], now) -> None:
+    clock = (now - tournament.started_at).total_seconds()
+    arena = arena_of(tournament)
+    for table in recorded:
+        n = len(table.players)
+        # An abort nobody forfeited scores nothing: its players only go back to wait.
+        ranks = table.ranks or [n] * n
+        arena.finished(TableResult(tuple(table.players), tuple(ranks)), clock)
+    for entry in Entry.objects.filter(tournament=tournament):
+        if entry.withdrawn_at is None and not entry.paused:
+            arena.join(entry.player_id, clock)
+        else:
+            arena.pause(entry.player_id)
+    tables = arena.seat(clock)
+    if tables:
+        last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+        _create_round(tournament, (last or 0) + 1, tables, [], now)
+    tournament.arena_state = arena.snapshot()
+    closed = arena.rules.closes_at is not None and clock >= arena.rules.closes_at
+    if closed and not arena.playing():  # a game started in time counts when it ends
+        _finish(tournament, now)
+        return
+    tournament.save(update_fields=["arena_state"])
