@@ -149,7 +149,7 @@ def test_list_pages_run_a_fixed_number_of_queries(client, seeded, django_assert_
         reverse("web:players"): 1,
         reverse("web:players") + "?q=ann": 1,
         reverse("web:leaderboard-game", args=["felix"]): 2,  # the ratings; the first's place
-        reverse("web:league", args=["roma"]): 11,  # as before, and the games playing now
+        reverse("web:league", args=["roma"]): 12,  # as before, the games playing now, tournaments
     }
     for url, limit in pages.items():
         with django_assert_max_num_queries(limit):
