@@ -99,12 +99,19 @@ class Command(BaseCommand):
                 *(f"--pool={opts['pool']}", f"--concurrency={opts['concurrency']}"),
                 *("--without-gossip", "--without-mingle", "--without-heartbeat"),
                 *("--loglevel=WARNING", "-n", f"bench{i}-{os.getpid()}@%h"),
+                # The queues of production's game, computer and sync workers; the reviews'
+                # own worker is not part of the move pipeline (see ``handle``).
+                "-Q",
+                ",".join((settings.GAMES_QUEUE, settings.COMPUTERS_QUEUE, settings.TELEGRAM_QUEUE)),
             ]
             procs.append(
                 subprocess.Popen(
                     command,
                     cwd=settings.BASE_DIR,
-                    env={**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0"},
+                    # No post-game reviews: production gives them a niced worker of their
+                    # own, and half a minute of search per finished game is not the
+                    # pipeline's figure.
+                    env={**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0", "REVIEWS": "0"},
                     start_new_session=True,
                 )
             )

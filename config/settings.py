@@ -330,9 +330,6 @@ TIMEOUTS_BEFORE_COMPUTER = env.int("TIMEOUTS_BEFORE_COMPUTER", default=2)
 AUTO_PLAY_SECONDS = env.float("AUTO_PLAY_SECONDS", default=2.0)
 LOBBY_TTL = timedelta(minutes=env.int("LOBBY_TTL_MINUTES", default=30))
 PENDING_MOVE_GRACE = timedelta(seconds=env.float("PENDING_MOVE_GRACE_SECONDS", default=3))
-# What one processing task spends on computers before it queues the rest (issue 25): each
-# batch of cheap moves holds the game's lock (on SQLite, the database's) for no longer than
-# this; a searching computer decides outside the lock, one decision a task at the most.
 # The post-game review (issue 27, ``games.play.reviews``): whether finished games with a
 # person at the table are reviewed; each decision gets REVIEW_SCALE times the hard
 # computer's playouts (sized to about 0.3 s on one core), and a game at most as many
@@ -341,6 +338,9 @@ PENDING_MOVE_GRACE = timedelta(seconds=env.float("PENDING_MOVE_GRACE_SECONDS", d
 REVIEWS = env.bool("REVIEWS", default=True)
 REVIEW_SCALE = env.float("REVIEW_SCALE", default=1.0)
 REVIEW_MAX_DECISIONS = env.int("REVIEW_MAX_DECISIONS", default=90)
+# What one processing task spends on computers before it queues the rest (issue 25): each
+# batch of cheap moves holds the game's lock (on SQLite, the database's) for no longer than
+# this; a searching computer decides outside the lock, one decision a task at the most.
 COMPUTER_STEP_SECONDS = env.float("COMPUTER_STEP_SECONDS", default=0.05)
 COMPUTER_STEP_MOVES = env.int("COMPUTER_STEP_MOVES", default=50)
 
