@@ -21,7 +21,9 @@ RUN pip install --require-hashes -r requirements/runtime.txt \
 USER catclub
 
 EXPOSE 8000
-# --timeout: longer than the webhook's wait for its update (bot/bridge.py PROCESS_TIMEOUT);
-# gunicorn's default of 30 s killed the worker mid-update. Threads: a web table's long poll
-# (up to TABLE_WAIT_SECONDS) holds a thread, not a whole worker.
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "gthread", "--threads", "32", "--timeout", "75"]
+# --timeout: longer than the webhook's wait for its update (bot/bridge.py PROCESS_TIMEOUT),
+# so that a slow update fails in the view, never by gunicorn killing the worker mid-update.
+# uvicorn workers (ASGI, config/asgi_worker.py): a table's page follows it by server-sent
+# events, which hold a socket while they wait, not a thread; a long poll (the Mini App's)
+# holds a thread of its own only while it waits.
+CMD ["gunicorn", "config.asgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "config.asgi_worker.Worker", "--timeout", "75"]

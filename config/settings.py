@@ -293,12 +293,13 @@ TABLES_PER_HOUR_PER_ADDRESS = env.int("TABLES_PER_HOUR_PER_ADDRESS", default=120
 # of LONG_POLLS_PER_PROCESS either.
 LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=8)
 # Long polls waiting at once in one process of the site (admin_ui/limits.py). A waiting
-# poll costs no query and no database connection, only its thread: in production one of
-# gunicorn's 32 (Dockerfile), so half, and moves, the webhook, the admin and the health
-# check always find a thread; on the embedded default (no Redis) Django's server starts a
-# thread per connection, and each poll answered at once comes back sooner than one that
-# waits, so more may wait there. A poll past the limit is answered at once (429 with
-# "retry_ms"), and its page asks again a moment later.
+# poll costs no query and no database connection, only its thread (under ASGI Django runs
+# a synchronous view on a thread of its request's own): few with Redis (production's
+# processes serve the webhook, moves and the admin too, and pages stream instead:
+# admin_ui/public/events.py; the Mini App and a browser that cannot stream poll); on the
+# embedded default (no Redis) one process serves everything, and each poll answered at
+# once comes back sooner than one that waits, so more may wait there. A poll past the
+# limit is answered at once (429 with "retry_ms"), and its page asks again a moment later.
 LONG_POLLS_PER_PROCESS = env.int("LONG_POLLS_PER_PROCESS", default=16 if REDIS_URL else 256)
 # Hard computers at a table whose creator is not signed in through Telegram (a browser
 # visitor): a hard computer searches at each decision, and an abandoned table is played on
