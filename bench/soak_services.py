@@ -182,12 +182,12 @@ class Services:
         self.others["beat"] = Process(self._name("beat"), command, self.env, self.log_dir).start()
 
     # -- the front-ends --------------------------------------------------------------------
-    def start_web(self, workers: int = 1, threads: int = 16) -> None:
-        """The site as production serves it (gunicorn, threaded), on a loopback port; the
-        Dockerfile runs 3 workers of 32 threads."""
-        command = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
+    def start_web(self, workers: int = 1) -> None:
+        """The site as production serves it (gunicorn with uvicorn workers, ASGI), on a
+        loopback port; the Dockerfile runs 3 workers."""
+        command = [sys.executable, "-m", "gunicorn", "config.asgi:application"]
         command += ["--bind", f"127.0.0.1:{self.web_port}", "--workers", str(workers)]
-        command += ["--worker-class", "gthread", "--threads", str(threads), "--timeout", "75"]
+        command += ["--worker-class", "config.asgi_worker.Worker", "--timeout", "75"]
         command += ["--no-control-socket"]  # its default path is shared by every gunicorn
         web = Process(self._name("web"), command, self.env, self.log_dir).start()
         self.others["web"] = web
