@@ -32,7 +32,7 @@ import json
 import time
 from collections.abc import AsyncIterator
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -98,11 +98,12 @@ def _viewer(request, pk: int):
 async def _stream(
     pk: int, seen: str, player: Player | None, language: str, slot
 ) -> AsyncIterator[bytes]:
+    _let_go_of_the_request_thread()
     sub = notify.hub.join(pk)  # before the first look: no change falls between
     try:
         yield f"retry: {RECONNECT_MS}\n\n".encode()
         end = time.monotonic() + settings.LIVE_STREAM_SECONDS
-        current = await _released(changes.token)(pk)
+        current = await _released(changes.token, shared=True)(pk)
         sent = seen
         while True:
             if current is not None and current != sent:
@@ -121,6 +122,11 @@ async def _stream(
             except TimeoutError:
                 current = None
                 yield b":\n\n"
+    except BaseException as exc:
+        import sys
+
+        print("STREAM END", repr(exc), file=sys.stderr)
+        raise
     finally:
         notify.hub.leave(sub)
         await sync_to_async(limits.give_back_live_slot)(slot)
@@ -131,14 +137,14 @@ async def _payload(pk: int, token: str, player: Player | None, language: str) ->
     (no thread, no query), anyone else's through ``renders.payload``."""
     if player is None and (found := renders.peek(pk, token, None, language)):
         return found
-    return await _released(renders.payload)(pk, token, player, language)
+    return await _released(renders.payload, shared=True)(pk, token, player, language)
 
 
-def _released(function):
-    """``function`` off the event loop, in the request's thread, which gives its database
-    connection back (to the pool on PostgreSQL) when it returns: a stream holds none while
-    it waits, however long it lives (Django closes a request's connection only at its
-    end)."""
+def _released(function, shared: bool = False):
+    """``function`` off the event loop, which gives its database connection back (to the
+    pool on PostgreSQL) when it returns: a stream holds none while it waits, however long
+    it lives (Django closes a request's connection only at its end). In the request's own
+    thread, or (``shared``, once the stream runs) in the loop's shared pool of threads."""
 
     def released(*args):
         try:
@@ -146,4 +152,21 @@ def _released(function):
         finally:
             _release_connection()
 
-    return sync_to_async(released)
+    return sync_to_async(released, thread_sensitive=not shared)
+
+
+def _let_go_of_the_request_thread() -> None:
+    """Under ASGI Django gives each request a thread of its own for its synchronous parts
+    (the middleware, the viewer's check: asgiref's ``ThreadSensitiveContext``) and keeps it
+    until the response ends: for a stream, its whole life, an idle thread per page (5000
+    pages, 5000 threads, in ``bench watchers``). Once the stream runs nothing of the
+    request needs that thread: it ends now, and the stream's reads use the loop's shared
+    pool. Should asgiref's internals change, nothing is done: the thread merely lives on."""
+    current = getattr(SyncToAsync, "thread_sensitive_context", None)
+    executors = getattr(SyncToAsync, "context_to_thread_executor", None)
+    if current is None or executors is None:
+        return
+    context = current.get(None)
+    executor = executors.pop(context, None) if context is not None else None
+    if executor is not None:
+        executor.shutdown(wait=False)
