@@ -11,7 +11,9 @@ viewer's seat now), never from the page.
 
 An entry is served for ``FRESH_SECONDS`` only: the turn clock in the table counts the
 seconds left from when it was rendered, and the pages woken by one change all ask within
-that time. Two requests that miss at once make it once: the second waits for the first.
+that time. Requests that miss at once make it once: the others wait for the first, and
+take its render even when the game moved past the token they asked for meanwhile (it was
+read after they asked).
 """
 
 from __future__ import annotations
@@ -32,10 +34,15 @@ MAX_ENTRIES = 512
 FRESH_SECONDS = 1.0
 
 Key = tuple[int, str, int | None, str]
+Audience = tuple[int, int | None, str]
 
 _lock = threading.Lock()
 _entries: OrderedDict[Key, tuple[float, dict]] = OrderedDict()
-_making: dict[Key, threading.Lock] = {}
+# Each audience's last render, with when it started reading the game.
+_latest: OrderedDict[Audience, tuple[float, dict]] = OrderedDict()
+# One render at a time per audience (striped: a fixed number of locks, whatever the number
+# of games), so that the pages that missed together wait for one render.
+_making = [threading.Lock() for _ in range(64)]
 # How many renders this process made (the bench reads it; so could a metric).
 made = 0
 
@@ -66,26 +73,27 @@ def peek(game_id: int, token: str, seat: int | None, language: str) -> dict | No
 
 def payload(game_id: int, token: str | None, player: Player | None, language: str) -> dict:
     """The table of ``game_id`` as ``player``'s audience sees it, in ``language``: the
-    shared one made for ``token`` when fresh, else rendered now (and shared). Http404
-    when there is no such game."""
+    shared one made for ``token`` when fresh, or one rendered since this was asked (the
+    game may have moved past ``token`` meanwhile: that is newer still), else rendered now
+    and shared. Http404 when there is no such game."""
+    asked = time.monotonic()
     seat = seat_of(game_id, player)
     if token is not None and (found := peek(game_id, token, seat, language)):
         return found
-    key = (game_id, token or "", seat, language)
-    with _lock:
-        making = _making.setdefault(key, threading.Lock())
-    with making:
-        try:
-            if token is not None and (found := peek(game_id, token, seat, language)):
-                return found
-            return _render(game_id, player, language)
-        finally:
-            with _lock:
-                _making.pop(key, None)
+    audience = (game_id, seat, language)
+    with _making[hash(audience) % len(_making)]:
+        if token is not None and (found := peek(game_id, token, seat, language)):
+            return found
+        with _lock:
+            latest = _latest.get(audience)
+        if latest is not None and latest[0] >= asked:
+            return latest[1]
+        return _render(game_id, player, language)
 
 
 def _render(game_id: int, player: Player | None, language: str) -> dict:
     global made
+    started = time.monotonic()
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Http404
@@ -96,8 +104,11 @@ def _render(game_id: int, player: Player | None, language: str) -> dict:
     with _lock:
         made += 1
         _entries[(game_id, t.token, t.seat, language)] = (time.monotonic(), data)
-        while len(_entries) > MAX_ENTRIES:
-            _entries.popitem(last=False)
+        _latest[(game_id, t.seat, language)] = (started, data)
+        _latest.move_to_end((game_id, t.seat, language))
+        for kept in (_entries, _latest):
+            while len(kept) > MAX_ENTRIES:
+                kept.popitem(last=False)
     return data
 
 
@@ -105,3 +116,4 @@ def forget() -> None:
     """Nothing shared any more (tests: each starts with no render made)."""
     with _lock:
         _entries.clear()
+        _latest.clear()
