@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 
 from asgiref.sync import SyncToAsync, sync_to_async
@@ -109,7 +111,7 @@ async def _stream(
             if current is not None and current != sent:
                 data = await _payload(pk, current, player, language)
                 sent = data["token"]
-                yield f"id: {sent}\ndata: {json.dumps(data)}\n\n".encode()
+                yield _frame(data)
             left = end - time.monotonic()
             if left <= 0 or sub.dropped:
                 return
@@ -138,6 +140,25 @@ async def _payload(pk: int, token: str, player: Player | None, language: str) ->
     if player is None and (found := renders.peek(pk, token, None, language)):
         return found
     return await _released(renders.payload, shared=True)(pk, token, player, language)
+
+
+_frames: OrderedDict[int, tuple[dict, bytes]] = OrderedDict()
+_frames_lock = threading.Lock()
+
+
+def _frame(data: dict) -> bytes:
+    """The event of a shared payload, encoded once for all its pages (at 5000 pages, each
+    encoding its own copy of the table cost more than sending it)."""
+    with _frames_lock:
+        found = _frames.get(id(data))
+        if found is not None and found[0] is data:
+            return found[1]
+    frame = f"id: {data['token']}\ndata: {json.dumps(data)}\n\n".encode()
+    with _frames_lock:
+        _frames[id(data)] = (data, frame)  # the payload held: its id is not reused meanwhile
+        while len(_frames) > renders.MAX_ENTRIES:
+            _frames.popitem(last=False)
+    return frame
 
 
 def _released(function, shared: bool = False):
