@@ -222,7 +222,18 @@ class Person:
             return
         data = {"action": actions[0], "version": str(table["version"]), "key": f"m{n}"}
         sent = time.monotonic()
-        response = await self.client.post(f"{self.page.path}move/", data=data, headers=self.csrf())
+        for _attempt in range(3):
+            try:
+                response = await self.client.post(
+                    f"{self.page.path}move/", data=data, headers=self.csrf()
+                )
+                break
+            except httpx.TransportError:
+                # A kept-alive connection the server closed meanwhile: sent again, with
+                # its key, as the page would (a move is recorded once per key).
+                continue
+        else:
+            return
         if response.status_code == 200 and response.json().get("ok"):
             self.moves.append((sent, table["version"]))
 

@@ -124,11 +124,6 @@ async def _stream(
             except TimeoutError:
                 current = None
                 yield b":\n\n"
-    except BaseException as exc:
-        import sys
-
-        print("STREAM END", repr(exc), file=sys.stderr)
-        raise
     finally:
         notify.hub.leave(sub)
         await sync_to_async(limits.give_back_live_slot)(slot)
