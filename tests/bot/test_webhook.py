@@ -200,3 +200,25 @@ def test_the_bridge_waits_at_most_its_timeout_starting_the_application_included(
         assert 2 in app.handled
     finally:
         runner.close()
+
+
+def test_under_asgi_an_update_does_not_wait_for_its_own_request(
+    bridge, telegram, recorder, monkeypatch
+):
+    """Under ASGI Django runs the (synchronous) webhook view on a thread of the request's
+    own, and asgiref sends the request's synchronous work there: the update's handlers, in
+    the bridge's loop, must not queue behind the view that waits for them (issue 24)."""
+    from asgiref.sync import ThreadSensitiveContext, sync_to_async
+
+    monkeypatch.setattr(bridge_module, "PROCESS_TIMEOUT", 10)
+    anna = telegram.user("Anna")
+    update = telegram.message_update(anna, telegram.private(anna), "/help")
+
+    async def as_the_asgi_handler_does():
+        async with ThreadSensitiveContext():
+            await sync_to_async(bridge.process)(update)
+
+    started = time.monotonic()
+    asyncio.run(as_the_asgi_handler_does())
+    assert time.monotonic() - started < 5
+    assert "/new" in recorder.last(anna.id).text
