@@ -877,7 +877,7 @@ class Production:
             services.start_worker(app="config", only=people)
         services.start_worker(app="config", only=[settings.COMPUTERS_QUEUE], nice=10)
         services.start_beat()
-        services.start_web(workers=3)
+        services.start_web(workers=3, asgi=True)
         self.base = f"http://127.0.0.1:{services.web_port}"
 
     def dead(self) -> list[str]:
