@@ -12,6 +12,8 @@ class AdminUiConfig(AppConfig):
         # every process that changes games (the site, the workers, the bot).
         from games.play.signals import game_updated
 
-        from .public import changes
+        from .public import changes, notify
 
         game_updated.connect(changes.mark, dispatch_uid="admin_ui.changes")
+        # After the marker moved, so that a page woken by the message reads the new token.
+        game_updated.connect(notify.publish, dispatch_uid="admin_ui.notify")

@@ -3,7 +3,8 @@ a default that a person playing never meets (README: "Limits"):
 
 - tables created per hour, per session (``TABLES_PER_HOUR_PER_SESSION``) and per client
   address (``TABLES_PER_HOUR_PER_ADDRESS``);
-- long polls of the table (``/play/<id>/state/``) open at once per client address
+- long polls and streams of the table (``/play/<id>/state/``, ``/play/<id>/events/``)
+  open at once per client address
   (``LIVE_CONNECTIONS_PER_ADDRESS``), and waiting at once in one process of the site
   (``LONG_POLLS_PER_PROCESS``: each holds a thread of the process while it waits);
 - hard computers at a table whose creator is not signed in through Telegram
@@ -100,27 +101,41 @@ def live_connection(request) -> Iterator[None]:
     """One of the client address's ``LIVE_CONNECTIONS_PER_ADDRESS`` slots for the length
     of a long poll, refused when all are taken. The slot is freed when the block ends,
     whatever happens in it, and expires by itself if its process dies."""
+    slot = take_live_slot(request, settings.TABLE_WAIT_SECONDS)
+    try:
+        yield
+    finally:
+        give_back_live_slot(slot)
+
+
+def take_live_slot(request, seconds: float) -> tuple[str, str] | None:
+    """One of the client address's live-connection slots, for at most ``seconds`` (a long
+    poll's wait, a stream's lifetime): LimitReached when all are taken. Give it back with
+    ``give_back_live_slot``; it expires by itself if its process dies. None: no limit."""
     limit = settings.LIVE_CONNECTIONS_PER_ADDRESS
     if not limit:
-        yield
-        return
+        return None
     network = clients.client_network(request)
     keys = [f"limits:live:{network}:{n}" for n in range(limit)]
     mine = uuid.uuid4().hex
     # Whole seconds: Redis expiries are, and a fraction cut to 0 would keep no slot at all.
-    seconds = math.ceil(settings.TABLE_WAIT_SECONDS + LIVE_GRACE_SECONDS)
+    timeout = math.ceil(seconds + LIVE_GRACE_SECONDS)
     taken = cache.get_many(keys)
     # add() is atomic on every cache backend: two requests never hold one slot.
-    slot = next((k for k in keys if k not in taken and cache.add(k, mine, seconds)), None)
+    slot = next((k for k in keys if k not in taken and cache.add(k, mine, timeout)), None)
     if slot is None:
         raise LimitReached(
             _("Too many pages of tables are open from your connection. Close some, please.")
         )
-    try:
-        yield
-    finally:
-        if cache.get(slot) == mine:  # not a later request's, after this one's expired
-            cache.delete(slot)
+    return slot, mine
+
+
+def give_back_live_slot(slot: tuple[str, str] | None) -> None:
+    if slot is None:
+        return
+    key, mine = slot
+    if cache.get(key) == mine:  # not a later request's, after this one's expired
+        cache.delete(key)
 
 
 _parked_lock = threading.Lock()

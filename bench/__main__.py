@@ -1,7 +1,8 @@
-"""``python -m bench pipeline|soak|taps|abuse|tournament|review [options]``: the benchmarks
-that run the Django project, and two pure ones started the same way: the tournament bench
-(its pure part needs no Django yet) and the post-game review's cost (``review``). The other
-pure ones run on their own: ``python -m bench.engines``, ``python -m bench.arena``."""
+"""``python -m bench pipeline|soak|taps|abuse|watchers|tournament|review [options]``: the
+benchmarks that run the Django project, and two pure ones started the same way: the
+tournament bench (its pure part needs no Django yet) and the post-game review's cost
+(``review``). The other pure ones run on their own: ``python -m bench.engines``,
+``python -m bench.arena``."""
 
 import importlib
 import os
@@ -16,14 +17,20 @@ def main(argv: list[str]) -> None:
         # Imported here: they need no Django, which the other benchmarks set up first.
         importlib.import_module(pure[argv[0]]).main(argv[1:])
         return
-    if not argv or argv[0] not in ("pipeline", "soak", "taps", "abuse"):
+    if not argv or argv[0] not in ("pipeline", "soak", "taps", "abuse", "watchers"):
         sys.exit(__doc__)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
     # Imported once Django is set up: the benchmarks import the models.
-    from bench import abuse, pipeline, soak, taps
+    from bench import abuse, pipeline, soak, taps, watchers
 
-    modules = {"pipeline": pipeline, "soak": soak, "taps": taps, "abuse": abuse}
+    modules = {
+        "pipeline": pipeline,
+        "soak": soak,
+        "taps": taps,
+        "abuse": abuse,
+        "watchers": watchers,
+    }
     modules[argv[0]].Command().run_from_argv(["python -m bench", *argv])
 
 

@@ -837,7 +837,7 @@ class Embedded:
 
 
 class Production:
-    """Production's shape: gunicorn as the Dockerfile runs it (3 workers of 32 threads,
+    """Production's shape: gunicorn as the Dockerfile runs it (3 uvicorn workers,
     DEBUG off, static files collected), two Celery game workers and a computers' one, beat,
     its own Redis, and a PostgreSQL database of its own, migrated, dropped afterwards."""
 
@@ -877,7 +877,7 @@ class Production:
             services.start_worker(app="config", only=people)
         services.start_worker(app="config", only=[settings.COMPUTERS_QUEUE], nice=10)
         services.start_beat()
-        services.start_web(workers=3, threads=32)
+        services.start_web(workers=3, asgi=True)
         self.base = f"http://127.0.0.1:{services.web_port}"
 
     def dead(self) -> list[str]:

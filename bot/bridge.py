@@ -8,9 +8,11 @@ waits for the handlers to finish.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 import time
 
+from asgiref.sync import SyncToAsync
 from telegram import Update
 from telegram.ext import Application
 
@@ -70,7 +72,15 @@ class Bridge:
         async def handle():
             await app.process_update(update)
 
-        asyncio.run_coroutine_threadsafe(handle(), self._loop).result(_left(deadline))
+        # The update's handlers run in the bridge's loop, in a copy of this thread's context
+        # (contextvars). Under ASGI that context names this request's own thread as where
+        # Django's synchronous work goes (asgiref's ThreadSensitiveContext), and this thread
+        # waits below: every handler's database call would wait for it, until the deadline.
+        # They get the bridge's own thread instead, as under WSGI.
+        context = contextvars.copy_context()
+        context.run(SyncToAsync.thread_sensitive_context.set, None)
+        future = context.run(asyncio.run_coroutine_threadsafe, handle(), self._loop)
+        future.result(_left(deadline))
 
     def close(self) -> None:
         with self._lock:

@@ -286,6 +286,15 @@ MINIAPP_MAX_AGE = env.int("MINIAPP_MAX_AGE", default=24 * 3600)
 TABLE_WAIT_SECONDS = env.float("TABLE_WAIT_SECONDS", default=20.0)
 if not 0 <= TABLE_WAIT_SECONDS <= 60:
     raise ImproperlyConfigured("TABLE_WAIT_SECONDS must be between 0 and 60.")
+# The push (admin_ui/public/events.py): a stream ends after this long, and the page's
+# EventSource reconnects with the last table's token (a place for a proxy or a process to
+# shed connections, and a per-address slot that never outlives its stream by much). A
+# comment line every LIVE_HEARTBEAT_SECONDS keeps idle proxies from closing it.
+LIVE_STREAM_SECONDS = env.float("LIVE_STREAM_SECONDS", default=300.0)
+LIVE_HEARTBEAT_SECONDS = env.float("LIVE_HEARTBEAT_SECONDS", default=15.0)
+# Streams open at once in one process of the site: each costs a little memory and a
+# socket, no thread; past it the page follows by long polling.
+LIVE_STREAMS_PER_PROCESS = env.int("LIVE_STREAMS_PER_PROCESS", default=10000)
 
 # --- Limits of the public site (admin_ui/limits.py, README "Limits") ------------------
 # Defaults a person playing never meets; 0 turns a rate or connection limit off.
@@ -293,17 +302,19 @@ if not 0 <= TABLE_WAIT_SECONDS <= 60:
 # office behind one address counts together).
 TABLES_PER_HOUR_PER_SESSION = env.int("TABLES_PER_HOUR_PER_SESSION", default=30)
 TABLES_PER_HOUR_PER_ADDRESS = env.int("TABLES_PER_HOUR_PER_ADDRESS", default=120)
-# Table pages following their game (each holds one long poll open) at once per address:
+# Table pages following their game (each holds one long poll or one stream open) at once
+# per address:
 # a household's few players with a few tabs each; one address cannot take all the places
 # of LONG_POLLS_PER_PROCESS either.
 LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=8)
 # Long polls waiting at once in one process of the site (admin_ui/limits.py). A waiting
-# poll costs no query and no database connection, only its thread: in production one of
-# gunicorn's 32 (Dockerfile), so half, and moves, the webhook, the admin and the health
-# check always find a thread; on the embedded default (no Redis) Django's server starts a
-# thread per connection, and each poll answered at once comes back sooner than one that
-# waits, so more may wait there. A poll past the limit is answered at once (429 with
-# "retry_ms"), and its page asks again a moment later.
+# poll costs no query and no database connection, only its thread (under ASGI Django runs
+# a synchronous view on a thread of its request's own): few with Redis (production's
+# processes serve the webhook, moves and the admin too, and pages stream instead:
+# admin_ui/public/events.py; the Mini App and a browser that cannot stream poll); on the
+# embedded default (no Redis) one process serves everything, and each poll answered at
+# once comes back sooner than one that waits, so more may wait there. A poll past the
+# limit is answered at once (429 with "retry_ms"), and its page asks again a moment later.
 LONG_POLLS_PER_PROCESS = env.int("LONG_POLLS_PER_PROCESS", default=16 if REDIS_URL else 256)
 # Hard computers at a table whose creator is not signed in through Telegram (a browser
 # visitor): a hard computer searches at each decision, and an abandoned table is played on

@@ -28,6 +28,7 @@ else:
     DATABASES["default"]["TEST"] = {"NAME": _file}  # noqa: F405
 # The web table's long polls answer sooner, so no request outlives its browser test.
 TABLE_WAIT_SECONDS = 3.0
+LIVE_STREAM_SECONDS = 5.0
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Tests run tasks in-process, at the call site, unless a test starts a real worker (see
 # tests/conftest.py) or proves the background threads (tests/config/test_background.py).

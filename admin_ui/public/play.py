@@ -24,7 +24,6 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.http import Http404, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -37,7 +36,7 @@ from games.play.models import Game, GameStatus, Player
 
 from .. import limits, params
 from ..framing import telegram_may_frame
-from . import changes, miniapp
+from . import changes, miniapp, renders
 from .tables import table_context
 
 SESSION_KEY = "catclub_player"
@@ -317,9 +316,7 @@ def _changed_table(request, pk: int, seen: str, deadline: float):
         player, refused = _player_or_403(request)
         if refused:
             return refused
-    t = table_context(_game(pk), player)
-    html = render_to_string("web/tables/_table.html", {"t": t}, request=request)
-    return JsonResponse({"token": t.token, "html": html, "version": t.game.version})
+    return JsonResponse(renders.payload(pk, current, player, translation.get_language()))
 
 
 def _release_connection() -> None:

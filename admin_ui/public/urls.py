@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import archive, play, players, tournaments, views
+from . import archive, events, play, players, tournaments, views
 
 app_name = "web"
 
@@ -24,6 +24,7 @@ urlpatterns = [
     path("play/tg/signin/", play.miniapp_signin, name="miniapp-signin"),
     path("play/<int:pk>/", play.table, name="table"),
     path("play/<int:pk>/state/", play.state, name="table-state"),
+    path("play/<int:pk>/events/", events.events, name="table-events"),
     path("play/<int:pk>/move/", play.move, name="table-move"),
     path("play/<int:pk>/join/", play.join, name="table-join"),
     path("play/<int:pk>/start/", play.start, name="table-start"),

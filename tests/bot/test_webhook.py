@@ -13,6 +13,7 @@ from bot import bridge as bridge_module
 from bot import views
 from games.play.models import Move, MoveSource, Player
 from tests.bot.play import Table
+from tests.web.asgi import asgi_server  # noqa: F401  (fixture)
 
 URL = "/telegram/webhook"
 
@@ -200,3 +201,49 @@ def test_the_bridge_waits_at_most_its_timeout_starting_the_application_included(
         assert 2 in app.handled
     finally:
         runner.close()
+
+
+def test_under_asgi_an_update_does_not_wait_for_its_own_request(
+    bridge, telegram, recorder, monkeypatch
+):
+    """Under ASGI Django runs the (synchronous) webhook view on a thread of the request's
+    own, and asgiref sends the request's synchronous work there: the update's handlers, in
+    the bridge's loop, must not queue behind the view that waits for them (issue 24)."""
+    from asgiref.sync import ThreadSensitiveContext, sync_to_async
+
+    monkeypatch.setattr(bridge_module, "PROCESS_TIMEOUT", 10)
+    anna = telegram.user("Anna")
+    update = telegram.message_update(anna, telegram.private(anna), "/help")
+
+    async def as_the_asgi_handler_does():
+        async with ThreadSensitiveContext():
+            await sync_to_async(bridge.process)(update)
+
+    started = time.monotonic()
+    asyncio.run(as_the_asgi_handler_does())
+    assert time.monotonic() - started < 5
+    assert "/new" in recorder.last(anna.id).text
+
+
+def test_served_over_asgi_the_webhook_answers(
+    bridge,
+    telegram,
+    recorder,
+    monkeypatch,
+    asgi_server,  # noqa: F811
+):
+    """The webhook as production serves it (uvicorn): the update is handled, in time."""
+    import httpx
+
+    monkeypatch.setattr(views, "bridge", bridge)
+    monkeypatch.setattr(bridge_module, "PROCESS_TIMEOUT", 10)
+    anna = telegram.user("Anna")
+    update = telegram.message_update(anna, telegram.private(anna), "/help")
+    headers = {"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"}
+    for _ in range(2):  # the first initialises the bot, the second finds it so
+        started = time.monotonic()
+        response = httpx.post(asgi_server + URL, json=update, headers=headers, timeout=30)
+        assert response.status_code == 200, response.text[:300]
+        assert time.monotonic() - started < 5
+        update = telegram.message_update(anna, telegram.private(anna), "/help")
+    assert "/new" in recorder.last(anna.id).text

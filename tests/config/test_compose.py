@@ -8,8 +8,28 @@ from pathlib import Path
 from tests import services
 
 ROOT = Path(__file__).resolve().parents[2]
-ROLES = {"web", "worker", "sync-worker", "computer-worker", "beat", "bot", "redis", "postgres"}
-APP_ROLES = ("web", "worker", "sync-worker", "computer-worker", "beat", "bot")
+ROLES = {
+    "web",
+    "live",
+    "worker",
+    "sync-worker",
+    "computer-worker",
+    "review-worker",
+    "beat",
+    "bot",
+    "redis",
+    "postgres",
+}
+APP_ROLES = (
+    "web",
+    "live",
+    "worker",
+    "sync-worker",
+    "computer-worker",
+    "review-worker",
+    "beat",
+    "bot",
+)
 
 
 def compose_command() -> list[str]:
@@ -51,7 +71,7 @@ def test_compose_file_is_valid_and_complete(tmp_path):
     assert set(config["services"]) == ROLES
     app_images = {config["services"][r].get("image") for r in APP_ROLES}
     assert app_images == {"catclub:latest"}, "one image for every application role"
-    for role in ("web", "worker", "sync-worker", "computer-worker", "redis", "postgres"):
+    for role in ("web", "live", "worker", "sync-worker", "computer-worker", "redis", "postgres"):
         assert "healthcheck" in config["services"][role], role
     assert "pgdata" in config["volumes"]
     assert config["services"]["web"]["environment"]["REDIS_URL"].startswith("redis://")
@@ -90,3 +110,21 @@ def test_games_and_telegram_syncs_have_workers_of_their_own(tmp_path, settings):
     )
     # The sync workers wait on the network: their pool must enforce the time limits.
     assert option(services_["sync-worker"]["command"], "--pool") == "prefork"
+
+
+def test_the_webhook_stays_on_threads_and_the_streams_have_asgi_workers(tmp_path):
+    """Issue 24: the tables' event streams hold sockets, not threads (uvicorn workers, the
+    `live` service); the site, the admin and the Telegram webhook stay on gunicorn's
+    threads, where the webhook's handlers never wait behind their own request."""
+    services_ = rendered_config(tmp_path)["services"]
+    web, live = services_["web"]["command"], services_["live"]["command"]
+    web, live = (
+        " ".join(web) if isinstance(web, list) else web,
+        " ".join(live) if isinstance(live, list) else live,
+    )
+    assert "config.wsgi:application" in web and "gthread" in web
+    assert "config.asgi:application" in live and "config.asgi_worker.Worker" in live
+    published = {
+        str(p.get("published", p)) if isinstance(p, dict) else p for p in services_["live"]["ports"]
+    }
+    assert any("8001" in p for p in published)

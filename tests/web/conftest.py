@@ -5,6 +5,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core.cache import cache
 
+from admin_ui.public import renders
 from tests.web.browser import chromium, page  # noqa: F401  (fixtures for every web test)
 from tests.web.seed import seed_league
 
@@ -15,10 +16,13 @@ VIEW_PERMISSIONS = ["view_player", "view_game", "view_seat", "view_moderationact
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Replays are cached; every test starts without them (query counts, contents)."""
+    """Replays and tables are cached; every test starts without them (query counts,
+    contents: a flushed database gives its next game an id an earlier test's had)."""
     cache.clear()
+    renders.forget()
     yield
     cache.clear()
+    renders.forget()
 
 
 @pytest.fixture

@@ -2,7 +2,9 @@
 
 Applies migrations, creates the first admin account when there is none, runs the periodic
 sweep in-process when no broker is configured, starts the bot (long polling) when a token
-is set, and serves the site with Django's server.
+is set, and serves the site with uvicorn (ASGI): a page following its table by server-sent
+events costs a socket, not a thread (``admin_ui/public/events.py``). Static files are
+WhiteNoise's, a middleware, as under any server.
 
 Without a broker the site and the bot run their tasks in their own processes, on background
 threads (``TASKS_IN_PROCESS``, ``config/background.py``): a request or a tap never waits for
@@ -16,15 +18,15 @@ import sys
 import threading
 import time
 
+import uvicorn
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.core.servers import basehttp
 
 from games.play.tasks import sweep
 
-# Connections waiting for Django's server to accept them (its default is 10): a crowd of
+# Connections waiting for the server to accept them (Django's server had 10): a crowd of
 # pages asking at once overflowed it, and each connection refused that way came back a
 # second or more later (TCP's retry), however idle the server was. The system caps it at
 # net.core.somaxconn.
@@ -60,9 +62,8 @@ class Command(BaseCommand):
             self.style.SUCCESS(f"Play in your browser: http://{host}/play/")
             + f"  (the admin: http://{host}/admin/)"
         )
-        basehttp.WSGIServer.request_queue_size = LISTEN_BACKLOG
         try:
-            call_command("runserver", addrport, use_reloader=False)
+            serve(host)
         finally:
             if bot:
                 bot.terminate()
@@ -97,3 +98,19 @@ class Command(BaseCommand):
                 sweep()
             except Exception:  # keep sweeping; the next round retries
                 logging.getLogger(__name__).exception("sweep failed")
+
+
+def serve(host: str) -> None:
+    """The site on ``host`` ("address:port"), in this process: its threads (the sweep, the
+    in-process tasks) keep running beside it. uvicorn rewrites no client address from
+    X-Forwarded-For: ``admin_ui/clients.py`` alone decides which proxy to believe. Django
+    speaks no ASGI lifespan."""
+    address, _, port = host.rpartition(":")
+    uvicorn.run(
+        "config.asgi:application",
+        host=address.strip("[]"),
+        port=int(port),
+        backlog=LISTEN_BACKLOG,
+        proxy_headers=False,
+        lifespan="off",
+    )

@@ -1,4 +1,5 @@
-// The web table: follows the game by long polling, offers the seat's choices one step at
+// The web table: follows the game (pushed to it by server-sent events, or by long polling
+// where those fail, and always in the Mini App), offers the seat's choices one step at
 // a time, and sends moves. Inside Telegram (a Mini App) it also signs every request with
 // Telegram's initData and follows Telegram's theme, back button and haptics; it needs no
 // script of Telegram's to do so (the protocol is a few messages, written out below).
@@ -114,16 +115,34 @@
         }
         if (!r.ok) { await pause(); continue; }
         backoff = 0;
-        const data = await r.json();
-        if (data.token !== token) {
-          token = data.token;
-          if (box.dataset.lobby) { location.reload(); return; }
-          show(data.html);
-        }
+        if (apply(await r.json())) return;
       } catch (e) {
         await pause();
       }
     }
+  }
+  // The table as the server sent it (a push or a poll): true when the page reloads.
+  function apply(data) {
+    if (data.token === token) return false;
+    token = data.token;
+    if (box.dataset.lobby) { location.reload(); return true; }
+    show(data.html);
+    return false;
+  }
+  // The push: one EventSource, which reconnects by itself with the last table's token
+  // (its event id). The Mini App cannot sign one (no headers: see admin_ui/public/events.py)
+  // and polls; a browser without EventSource, or a stream refused (too many pages open, or
+  // a server that cannot stream), falls back to polling for the rest of the page's life.
+  function stream() {
+    if (tg.active || !window.EventSource || !box.dataset.events) return follow();
+    const source = new EventSource(box.dataset.events + "?token=" + encodeURIComponent(token));
+    source.onmessage = (ev) => {
+      backoff = 0;
+      if (apply(JSON.parse(ev.data))) source.close();
+    };
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) follow();
+    };
   }
 
   // -- choosing and moving ------------------------------------------------------------------
@@ -211,5 +230,5 @@
     tg.on("back_button_pressed", () => history.back());
   }
   bind();
-  follow();
+  stream();
 })();

@@ -1,0 +1,257 @@
+"""One notification per change of a table, fanned out to the pages of this process that
+follow it (issue 24).
+
+On ``game_updated`` (sent after commit, in whichever process made the change) ``publish``
+sends one small message: the game's id, on Redis pub/sub (channel ``<prefix><id>``) when
+``REDIS_URL`` is set, so that every web process hears of a change made by a worker, the
+bot or another web process; on the embedded default, where one process serves the whole
+site, straight to this process's hub, with no server besides the site's.
+
+Each web process holds ONE subscription, not one per page: a pattern subscription
+(``redis.asyncio``, on a thread and event loop of its own, so that it outlives any request
+and any server loop; under WSGI every async request has a loop of its own). A message
+reaches the hub, whose thread reads the game's change token once (``changes.token``: from
+the cache, the database once per change for all processes) and hands it to every
+connection of this process waiting on that game, one call per event loop. A connection
+has a bounded queue: a reader too slow to take what it was given is dropped (its stream
+ends; the page reconnects and gets the table as it is then), never buffered without end.
+
+Pub/sub keeps nothing for a process that was not listening: after the subscription
+(re)connects, and every ``RECHECK_SECONDS`` anyway, the hub reads the token of every game
+it follows and wakes the connections of those that changed. That also shows a change no
+message announced: on the embedded default the bot is a process of its own, whose changes
+reach the site only through the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+from . import changes
+
+log = logging.getLogger(__name__)
+
+# A connection's queue of tokens not yet taken: a burst of steps fits, a stalled reader
+# does not.
+QUEUE_SIZE = 16
+# How often the hub reads the tokens of the games it follows, whatever was announced:
+# often on the embedded default (the bot's changes are announced to nobody here), rarely
+# with Redis (every process announces its changes; this only covers a lost message).
+RECHECK_SECONDS_LOCAL = 1.0
+RECHECK_SECONDS_REDIS = 5.0
+# After the subscription fails, before it is tried again.
+RECONNECT_SECONDS = 1.0
+
+
+def channel_prefix() -> str:
+    # Per queue name: a test run (and its workers) shares a Redis with others.
+    return f"{settings.GAMES_QUEUE}:table:"
+
+
+def publish(sender=None, game_id: int | None = None, **kwargs) -> None:
+    """``game_updated``'s receiver: one message for the change of ``game_id``."""
+    if game_id is None:
+        return
+    if settings.REDIS_URL:
+        try:
+            _redis().publish(f"{channel_prefix()}{game_id}", str(game_id))
+        except Exception:  # the pages see it at the hubs' next recheck
+            log.exception("publishing the change of game %s", game_id)
+        return
+    hub.announce(game_id)
+
+
+_client = None
+_client_lock = threading.Lock()
+
+
+def _redis():
+    """The publishing side's connection (synchronous: the signal is sent from plain
+    threads and Celery tasks), one pool per process."""
+    global _client
+    with _client_lock:
+        if _client is None:
+            import redis  # only with REDIS_URL: the embedded default needs no client
+
+            _client = redis.Redis.from_url(settings.REDIS_URL)
+        return _client
+
+
+# -- this process's connections ---------------------------------------------------------------
+@dataclass(eq=False)
+class Subscriber:
+    """One connection waiting on one game: the tokens it was given, in its own loop."""
+
+    game_id: int
+    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
+    dropped: bool = False
+
+    def offer(self, token: str) -> None:  # in the subscriber's loop
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(token)
+        except asyncio.QueueFull:
+            self.dropped = True
+            hub.leave(self)
+
+
+class Hub:
+    """The process's subscription and its connections, by game."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._games: dict[int, set[Subscriber]] = {}
+        self._tokens: dict[int, str | None] = {}  # as the hub last read them
+        self._work: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._listener: threading.Thread | None = None
+        self.subscribed = threading.Event()  # the Redis subscription stands
+
+    # Connections (in their loops) ------------------------------------------------------
+    def join(self, game_id: int) -> Subscriber:
+        """A connection starts waiting on ``game_id``: its queue receives the game's new
+        change tokens. Subscribe before reading the token, so no change falls between."""
+        sub = Subscriber(game_id, asyncio.get_running_loop())
+        with self._lock:
+            self._games.setdefault(game_id, set()).add(sub)
+            self._start()
+        return sub
+
+    def leave(self, sub: Subscriber) -> None:
+        with self._lock:
+            subs = self._games.get(sub.game_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._games[sub.game_id]
+                    self._tokens.pop(sub.game_id, None)
+
+    def connections(self) -> int:
+        with self._lock:
+            return sum(len(s) for s in self._games.values())
+
+    # Changes (from any thread) -----------------------------------------------------------
+    def announce(self, game_id: int) -> None:
+        """``game_id`` changed: its connections hear of it from the hub's thread."""
+        with self._lock:
+            if game_id not in self._games:
+                return
+        self._work.put(game_id)
+
+    def _start(self) -> None:  # with _lock held
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="table-hub", daemon=True)
+            self._thread.start()
+        if settings.REDIS_URL and (self._listener is None or not self._listener.is_alive()):
+            self._listener = threading.Thread(
+                target=self._listen, name="table-subscription", daemon=True
+            )
+            self._listener.start()
+
+    def _run(self) -> None:
+        """The hub's thread: reads the token of each game announced (several
+        announcements of one game at once, one read) and of every followed game each
+        recheck, and wakes the connections of those that changed."""
+        recheck = RECHECK_SECONDS_REDIS if settings.REDIS_URL else RECHECK_SECONDS_LOCAL
+        recheck_at = time.monotonic() + recheck
+        while True:
+            try:
+                first = self._work.get(timeout=max(0.0, recheck_at - time.monotonic()))
+            except queue.Empty:
+                first = None
+            ids: set[int] = set() if first is None else {first}
+            while True:
+                try:
+                    ids.add(self._work.get_nowait())
+                except queue.Empty:
+                    break
+            forced = set(ids)
+            if time.monotonic() >= recheck_at:
+                recheck_at = time.monotonic() + recheck
+                with self._lock:
+                    ids |= set(self._games)
+            if ids:
+                try:
+                    self._wake(ids, forced)
+                except Exception:  # the cache or the database is down: the next round
+                    log.exception("waking the tables' connections")
+                    time.sleep(RECONNECT_SECONDS)
+
+    def _wake(self, ids: set[int], announced: set[int]) -> None:
+        close_old_connections()
+        try:
+            tokens = {game_id: changes.token(game_id) for game_id in ids}
+        finally:
+            connection.close()  # the hub holds no connection between its reads
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Subscriber, str]]] = {}
+        with self._lock:
+            for game_id, token in tokens.items():
+                subs = self._games.get(game_id)
+                if not subs or token is None:
+                    continue
+                known = self._tokens.get(game_id)
+                self._tokens[game_id] = token
+                if token == known and game_id not in announced:
+                    continue
+                for sub in subs:
+                    by_loop.setdefault(sub.loop, []).append((sub, token))
+        for loop, given in by_loop.items():
+            # One wake of each loop for all its connections, not one per connection.
+            with contextlib.suppress(RuntimeError):  # a closed loop: its connections are gone
+                loop.call_soon_threadsafe(_deliver, given)
+
+    # The Redis subscription ------------------------------------------------------------
+    def _listen(self) -> None:
+        asyncio.run(self._subscription())
+
+    async def _subscription(self) -> None:
+        import redis.asyncio as aioredis  # only with REDIS_URL
+
+        pattern = f"{channel_prefix()}*"
+        while True:
+            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            try:
+                async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.psubscribe(pattern)
+                    self.subscribed.set()
+                    # Whatever changed while nobody here listened shows now.
+                    self.recheck_all()
+                    async for message in pubsub.listen():
+                        if message["type"] != "pmessage":
+                            continue
+                        try:
+                            self.announce(int(message["data"]))
+                        except ValueError:
+                            continue
+            except Exception:
+                log.exception("the tables' Redis subscription failed; subscribing again")
+            finally:
+                self.subscribed.clear()
+                await client.aclose()
+            await asyncio.sleep(RECONNECT_SECONDS)
+
+    def recheck_all(self) -> None:
+        """Every followed game is read again at once (as if each were announced)."""
+        with self._lock:
+            ids = list(self._games)
+        for game_id in ids:
+            self._work.put(game_id)
+
+
+def _deliver(given: list[tuple[Subscriber, str]]) -> None:
+    for sub, token in given:
+        sub.offer(token)
+
+
+hub = Hub()

@@ -1,0 +1,361 @@
+"""``python -m bench watchers [--n 100,1000,5000] [--tables 20] [--moves 3]``: many pages
+following live tables (issue 24), on one web process as production runs it: uvicorn
+(``bench.watchers_server``, which counts the queries and renders it makes), PostgreSQL (a
+database of its own on ``DATABASE_URL``'s server, dropped afterwards), its own Redis, and
+Celery game workers (the moves are applied there, and announced on Redis pub/sub).
+
+Each level opens ``--tables`` tables (a person and two computers each, the person's own
+page streaming its seat) and ``N`` spectators spread over them, then the persons make
+``--moves`` moves each, all tables at once, a second apart. Prints, first a baseline of
+the long poll (spectators polling ``/state/``), then one line per level::
+
+    longpoll N=100 p50_ms=<x> p95_ms=<x> max_ms=<x> missed=<k> queries_per_move=<x> ...
+    watchers N=<n> p50_ms=<x> p95_ms=<x> max_ms=<x> missed=<k> queries_per_move=<x>
+        renders_per_move=<x> kb_per_conn=<x> webhook_p95_ms=<x>
+
+``*_ms``: from a person sending a move to each spectator of that table receiving a table
+newer than the one the person moved on; ``missed``: spectator-moves with no such table
+within ``MISS_SECONDS``. ``queries_per_move`` and ``renders_per_move``: the web process's
+queries and table renders during the moves, per move (every page of the table counted:
+the spectators, the persons' own streams and their move requests). ``kb_per_conn``: what
+one spectator received during the moves. ``webhook_p95_ms``: a webhook request answered
+by the web process meanwhile (every 0.2 s; one whose body is not an update, which the view
+refuses itself after checking the secret: how long a Telegram call waits behind the crowd).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import resource
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+
+from bench.soak_services import Process, Services, wait_for_port
+from bench.table import free_port
+
+HOST = "127.0.0.1"
+SECRET = "bench-watchers-secret"
+TOKEN = "123456:bench-watchers"
+# A spectator that saw nothing newer this long after a move missed it.
+MISS_SECONDS = 15.0
+# How long a person waits for their turn before leaving that table out of a round.
+TURN_WAIT_SECONDS = 30.0
+EVENT = re.compile(rb"(?:^|\n)id: ([^\n]*)\ndata: ([^\n]*)")
+VERSION = re.compile(rb'"version": (\d+)\}$')
+ACTION = re.compile(r'data-action="([^"]+)"')
+
+
+@dataclass
+class Page:
+    """One page following a table: what it received, and when."""
+
+    path: str
+    cookie: str = ""
+    seen: list[tuple[float, int]] = field(default_factory=list)  # (time, version)
+    received: int = 0  # bytes
+    refused: int = 0
+    latest: dict | None = None  # the last table, kept for a person's page only
+    keep: bool = False
+
+
+class Site:
+    """The web process and what it needs, started once for every level."""
+
+    def __init__(self):
+        if connection.vendor != "postgresql":
+            raise CommandError("needs PostgreSQL: set DATABASE_URL (and have redis-server)")
+        s = connection.settings_dict
+        self.name = f"{s['NAME']}_watchers_{uuid.uuid4().hex[:8]}"
+        auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
+        self.database_url = f"postgres://{auth}@{s['HOST'] or HOST}:{s['PORT'] or 5432}/{self.name}"
+        self.log_dir = Path(tempfile.mkdtemp(prefix="bench-watchers-"))
+        self.counters = self.log_dir / "counters.json"
+        self.services: Services | None = None
+        self.created = False
+
+    def start(self) -> str:
+        with connection.cursor() as cursor:
+            cursor.execute(f'CREATE DATABASE "{self.name}"')
+        self.created = True
+        services = Services(
+            self.database_url, f"http://{HOST}:{free_port()}/bot", TOKEN, SECRET, self.log_dir
+        )
+        self.services = services
+        services.env.pop("DJANGO_DEBUG", None)
+        port = services.web_port
+        services.env.update(
+            {
+                "DJANGO_ALLOWED_HOSTS": HOST,
+                "SITE_URL": f"http://{HOST}:{port}",
+                "DATABASE_POOL_MAX_SIZE": "12",  # as compose runs it
+                "LIVE_CONNECTIONS_PER_ADDRESS": "0",  # every spectator comes from here
+                "LIVE_STREAMS_PER_PROCESS": "0",
+                "LONG_POLLS_PER_PROCESS": "1000",
+                "TABLES_PER_HOUR_PER_SESSION": "0",
+                "TABLES_PER_HOUR_PER_ADDRESS": "0",
+            }
+        )
+        for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+            command = [sys.executable, "manage.py", *step]
+            setup = Process(step[0], command, services.env, self.log_dir)
+            if setup.start().proc.wait(600) != 0:
+                raise CommandError(f"manage.py {step[0]} failed:\n{setup.tail()}")
+        services.start_redis()
+        queues = [settings.GAMES_QUEUE, settings.TELEGRAM_QUEUE, settings.COMPUTERS_QUEUE]
+        for _ in range(2):
+            services.start_worker(app="config", only=queues)
+        command = [sys.executable, "-m", "bench.watchers_server", str(port), str(self.counters)]
+        web = Process("web", command, services.env, self.log_dir).start()
+        services.others["web"] = web
+        if not wait_for_port(port, 60):
+            raise CommandError(f"the web process did not start:\n{web.tail()}")
+        return f"http://{HOST}:{port}"
+
+    def count(self) -> dict:
+        for _ in range(20):
+            try:
+                return json.loads(self.counters.read_text())
+            except (OSError, ValueError):
+                time.sleep(0.1)
+        raise CommandError("the web process reports no counters")
+
+    def stop(self) -> None:
+        if self.services is not None:
+            self.services.stop()
+        if self.created:
+            with connection.cursor() as cursor:
+                cursor.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+# -- the pages ------------------------------------------------------------------------------
+async def stream(port: int, page: Page, connected: asyncio.Event) -> None:
+    """A page's EventSource: reconnects with its last table's token, as the browser's."""
+    token = ""
+    while True:
+        try:
+            reader, writer = await asyncio.open_connection(HOST, port, limit=2**22)
+        except OSError:
+            await asyncio.sleep(0.5)
+            continue
+        try:
+            writer.write(
+                f"GET {page.path}events/?token={quote(token)} HTTP/1.0\r\nHost: {HOST}\r\n"
+                f"Accept: text/event-stream\r\n{page.cookie}\r\n".encode()
+            )
+            head = await reader.readuntil(b"\r\n\r\n")
+            if b" 200 " not in head.split(b"\r\n", 1)[0]:
+                page.refused += 1
+                await asyncio.sleep(1)
+                continue
+            buffer = b""
+            while chunk := await reader.read(65536):
+                page.received += len(chunk)
+                *events, buffer = (buffer + chunk).split(b"\n\n")
+                for event in events:
+                    found = EVENT.search(event)
+                    if found is None:
+                        continue
+                    token = found.group(1).decode()
+                    version = VERSION.search(found.group(2))
+                    page.seen.append((time.monotonic(), int(version.group(1)) if version else -1))
+                    if page.keep:
+                        page.latest = json.loads(found.group(2))
+                    connected.set()
+        except (OSError, asyncio.IncompleteReadError):
+            await asyncio.sleep(0.2)
+        finally:
+            writer.close()
+
+
+async def poll(client: httpx.AsyncClient, page: Page, connected: asyncio.Event) -> None:
+    """A page's long poll, as table.js's."""
+    token = ""
+    while True:
+        try:
+            response = await client.get(f"{page.path}state/?token={quote(token)}")
+        except httpx.HTTPError:
+            await asyncio.sleep(0.5)
+            continue
+        page.received += len(response.content)
+        if response.status_code == 429:
+            page.refused += 1
+            await asyncio.sleep(response.json().get("retry_ms", 1000) / 1000)
+            continue
+        if response.status_code != 200:
+            await asyncio.sleep(1)
+            continue
+        data = response.json()
+        if data["token"] != token:
+            token = data["token"]
+            page.seen.append((time.monotonic(), data["version"]))
+            connected.set()
+
+
+@dataclass
+class Person:
+    client: httpx.AsyncClient
+    page: Page
+    moves: list[tuple[float, int]] = field(default_factory=list)  # (sent, version seen)
+
+    async def move(self, n: int) -> None:
+        """Waits for their turn on the table their page shows, then moves."""
+        deadline = time.monotonic() + TURN_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            table = self.page.latest
+            actions = ACTION.findall(table["html"]) if table else []
+            if actions:
+                break
+            await asyncio.sleep(0.02)
+        else:
+            return
+        data = {"action": actions[0], "version": str(table["version"]), "key": f"m{n}"}
+        sent = time.monotonic()
+        for _attempt in range(3):
+            try:
+                response = await self.client.post(
+                    f"{self.page.path}move/", data=data, headers=self.csrf()
+                )
+                break
+            except httpx.TransportError:
+                # A kept-alive connection the server closed meanwhile: sent again, with
+                # its key, as the page would (a move is recorded once per key).
+                continue
+        else:
+            return
+        if response.status_code == 200 and response.json().get("ok"):
+            self.moves.append((sent, table["version"]))
+
+    def csrf(self) -> dict:
+        base = str(self.client.base_url).rstrip("/")
+        return {"X-CSRFToken": self.client.cookies.get("csrftoken", ""), "Referer": base + "/"}
+
+
+async def new_person(base: str, port: int, n: int) -> tuple[Person, asyncio.Task]:
+    client = httpx.AsyncClient(base_url=base, timeout=60)
+    await client.get("/play/")
+    person = Person(client, Page(""))
+    data = {"game": "felix", "name": f"P{n}", "computers": "2"}
+    response = await client.post("/play/new/", data=data, headers=person.csrf())
+    if response.status_code != 302:
+        raise CommandError(f"no table: {response.status_code} {dict(client.cookies)}")
+    cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    person.page = Page(response.headers["location"], f"Cookie: {cookie}\r\n", keep=True)
+    ready = asyncio.Event()
+    task = asyncio.create_task(stream(port, person.page, ready))
+    await asyncio.wait_for(ready.wait(), 60)
+    return person, task
+
+
+async def webhook_probe(client: httpx.AsyncClient, times: list[float]) -> None:
+    headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET, "Content-Type": "application/json"}
+    while True:
+        started = time.monotonic()
+        try:
+            await client.post("/telegram/webhook", content=b'{"update_id": "x"}', headers=headers)
+            times.append((time.monotonic() - started) * 1000)
+        except httpx.HTTPError:
+            times.append(float("inf"))
+        await asyncio.sleep(0.2)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def level(site: Site, base: str, kind: str, n: int, tables: int, moves: int) -> str:
+    port = int(base.rsplit(":", 1)[1])
+    made = await asyncio.gather(*(new_person(base, port, i) for i in range(tables)))
+    people = [p for p, _t in made]
+    tasks = [t for _p, t in made]
+    watchers = [Page(people[i % tables].page.path) for i in range(n)]
+    limits = httpx.Limits(max_connections=n + 10, max_keepalive_connections=n + 10)
+    polls = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+    ready = [asyncio.Event() for _ in watchers]
+    for page, connected in zip(watchers, ready, strict=True):
+        if kind == "watchers":
+            tasks.append(asyncio.create_task(stream(port, page, connected)))
+        else:
+            tasks.append(asyncio.create_task(poll(polls, page, connected)))
+        await asyncio.sleep(0)  # the connections open a few at a time, as pages load
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 300)
+    await asyncio.sleep(1)
+    before, received = site.count(), sum(p.received for p in watchers)
+    hook_times: list[float] = []
+    probe = httpx.AsyncClient(base_url=base, timeout=60)
+    tasks.append(asyncio.create_task(webhook_probe(probe, hook_times)))
+    for m in range(moves):
+        await asyncio.gather(*(person.move(m) for person in people))
+        await asyncio.sleep(1.0)
+    await asyncio.sleep(3.0)
+    after = site.count()
+    received = sum(p.received for p in watchers) - received
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for client in (polls, probe, *(p.client for p in people)):
+        await client.aclose()
+
+    latencies, missed = [], 0
+    by_path: dict[str, list[Page]] = {}
+    for page in watchers:
+        by_path.setdefault(page.path, []).append(page)
+    moved = 0
+    for person in people:
+        for sent, version in person.moves:
+            moved += 1
+            for page in by_path.get(person.page.path, []):
+                first = next((t for t, v in page.seen if t >= sent and v > version), None)
+                if first is None or first - sent > MISS_SECONDS:
+                    missed += 1
+                else:
+                    latencies.append((first - sent) * 1000)
+    moved = max(moved, 1)
+    return (
+        f"{kind} N={n} p50_ms={percentile(latencies, 0.5):.0f}"
+        f" p95_ms={percentile(latencies, 0.95):.0f} max_ms={max(latencies, default=0):.0f}"
+        f" missed={missed} queries_per_move={(after['queries'] - before['queries']) / moved:.1f}"
+        f" renders_per_move={(after['renders'] - before['renders']) / moved:.1f}"
+        f" kb_per_conn={received / max(n, 1) / 1024:.1f}"
+        f" webhook_p95_ms={percentile(hook_times, 0.95):.0f}"
+    )
+
+
+class Command(BaseCommand):
+    help = "Latency and cost of many pages following live tables (issue 24)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--n", default="100,1000,5000", help="spectators per level")
+        parser.add_argument("--tables", type=int, default=20)
+        parser.add_argument("--moves", type=int, default=3, help="moves per person per level")
+        parser.add_argument("--no-baseline", action="store_true", help="skip the long poll's")
+
+    def handle(self, n, tables, moves, no_baseline, **options):
+        levels = [int(x) for x in n.split(",") if x]
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server inherits it
+        site = Site()
+        try:
+            base = site.start()
+            plan = ([] if no_baseline else [("longpoll", 100)]) + [("watchers", k) for k in levels]
+            for kind, count in plan:
+                line = asyncio.run(level(site, base, kind, count, tables, moves))
+                self.stdout.write(line)
+                self.stdout.flush()
+        finally:
+            site.stop()
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -1,0 +1,83 @@
+"""One notification per change, fanned out (issue 24): a change of a game reaches every
+connection of this process waiting on it, through one subscription per process (Redis
+pub/sub with REDIS_URL, the process itself without), and a reader that falls behind is
+dropped instead of buffered."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from admin_ui.public import changes, notify
+from games.play.models import Game
+from games.play.signals import game_updated
+from tests import services
+
+
+@pytest.fixture(autouse=True)
+def open_limits(settings):
+    settings.TABLES_PER_HOUR_PER_SESSION = 0
+    settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+
+
+def lobby() -> Game:
+    data = {"game": "felix", "name": "Ann", "computers": "1", "level": ["normal"], "friends": "1"}
+    assert Client().post(reverse("web:play-create"), data).status_code == 302
+    return Game.objects.order_by("-pk").first()
+
+
+async def heard(game_ids: list[int], announce, connections: int = 3) -> list[list[str]]:
+    """What ``connections`` connections per game hear once ``announce`` ran."""
+    subs = [notify.hub.join(game_id) for game_id in game_ids for _ in range(connections)]
+    try:
+        await asyncio.sleep(0)
+        await asyncio.to_thread(announce)
+        return [[await asyncio.wait_for(sub.queue.get(), 5)] for sub in subs]
+    finally:
+        for sub in subs:
+            notify.hub.leave(sub)
+
+
+def test_a_change_reaches_every_connection_waiting_on_its_game(transactional_db, settings):
+    settings.REDIS_URL = ""
+    game, other = lobby(), lobby()
+    got = asyncio.run(heard([game.pk], lambda: game_updated.send(Game, game_id=game.pk)))
+    assert got == [[changes.token(game.pk)]] * 3
+    # A game nobody here follows costs nothing: no token read, nothing queued.
+    notify.publish(game_id=other.pk)
+    assert notify.hub.connections() == 0
+
+
+def test_a_reader_that_falls_behind_is_dropped_not_buffered(transactional_db, settings):
+    settings.REDIS_URL = ""
+    game = lobby()
+
+    async def flood():
+        sub = notify.hub.join(game.pk)
+        for n in range(notify.QUEUE_SIZE + 5):
+            sub.offer(f"t{n}")
+        return sub
+
+    sub = asyncio.run(flood())
+    assert sub.dropped and sub.queue.qsize() == notify.QUEUE_SIZE
+    assert notify.hub.connections() == 0  # it left the hub: nothing more is queued for it
+
+
+@pytest.mark.services
+def test_through_redis_one_subscription_per_process(transactional_db, settings):
+    settings.REDIS_URL = services.redis_url()
+    game = lobby()
+
+    def announce():
+        assert notify.hub.subscribed.wait(10), "the process never subscribed"
+        # As a worker's process does: only the message reaches this one.
+        notify._redis().publish(f"{notify.channel_prefix()}{game.pk}", str(game.pk))
+
+    got = asyncio.run(heard([game.pk], announce, connections=4))
+    assert got == [[changes.token(game.pk)]] * 4
+    listeners = [t for t in threading.enumerate() if t.name == "table-subscription"]
+    assert len(listeners) == 1
