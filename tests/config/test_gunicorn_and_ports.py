@@ -1,5 +1,6 @@
 """The production shape as the files say it, read without Docker: gunicorn waits longer
-than the webhook does, only the web publishes a port, the web's health check passes."""
+than the webhook does, only the web and its streams publish a port, the web's health
+check passes."""
 
 import http.server
 import json
@@ -51,12 +52,13 @@ def test_gunicorn_outwaits_the_webhook_bridge():
         assert timeout >= bridge.PROCESS_TIMEOUT + 15, (where, timeout, bridge.PROCESS_TIMEOUT)
 
 
-def test_only_the_web_publishes_a_port():
+def test_only_the_web_and_its_streams_publish_a_port():
     services = compose()["services"]
     published = {name for name, service in services.items() if service.get("ports")}
-    assert published == {"web"}
+    assert published == {"web", "live"}  # the site, and its tables' event streams (issue 24)
     # On the loopback interface only (issue 25): nobody reaches gunicorn past the proxy.
     assert services["web"]["ports"] == ["127.0.0.1:8000:8000"]
+    assert services["live"]["ports"] == ["127.0.0.1:8001:8001"]
     for name in ("postgres", "redis", "worker", "beat", "bot"):
         assert "ports" not in services[name] and "expose" not in services[name], name
         assert services[name].get("network_mode") != "host", name
