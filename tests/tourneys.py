@@ -44,7 +44,13 @@ def play_out(game_id: int, rng: random.Random, limit: int = 3000) -> Game:
         if game.status != GameStatus.RUNNING:
             return game
         table = Table(game)
-        acting = [s for s in table.to_act() if table.legal(s)]
+        # A seat a computer took over is the processor's to play, not its old player's.
+        people = set(
+            Seat.objects.filter(
+                game=game, replaced_by_computer=False, player__isnull=False
+            ).values_list("number", flat=True)
+        )
+        acting = [s for s in table.to_act() if s in people and table.legal(s)]
         if not acting:
             after_commit(tasks.enqueue, game_id)  # a computer's or the table's turn
             continue
