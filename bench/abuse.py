@@ -73,7 +73,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.utils import load_backend
 
 from admin_ui.public import miniapp
-from bench.soak_services import Process, Services, wait_for_port
+from bench.soak_services import OwnDatabase, Process, Services, prepare_site, wait_for_port
 from bench.table import ACTION, VERSION, free_port
 from games import catalog
 from games.play import levels
@@ -845,31 +845,20 @@ class Production:
 
     def __init__(self, log_dir: Path):
         self.log_dir = log_dir
-        self.name = f"{connection.settings_dict['NAME']}_abuse_{uuid.uuid4().hex[:8]}"
-        s = connection.settings_dict
-        auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
-        host = f"{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}"
-        self.database_url = f"postgres://{auth}@{host}/{self.name}"
+        self.database = OwnDatabase("abuse")
+        self.database_url = self.database.url
         self.services: Services | None = None
-        self.created = False
 
     def start(self) -> None:
-        with connection.cursor() as cursor:
-            cursor.execute(f'CREATE DATABASE "{self.name}"')
-        self.created = True
+        self.database.create()
         telegram = f"http://127.0.0.1:{free_port()}/bot"
-        services = Services(self.database_url, telegram, TOKEN, "", self.log_dir)
+        services = Services(self.database.url, telegram, TOKEN, "", self.log_dir)
         self.services = services
         services.env.pop("DJANGO_DEBUG", None)
         services.env.update(server_env())
         services.env["DATABASE_POOL_MAX_SIZE"] = "12"  # as compose runs them
         services.env["SITE_URL"] = f"http://127.0.0.1:{services.web_port}"
-        for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-            setup = Process(
-                step[0], [sys.executable, "manage.py", *step], services.env, self.log_dir
-            )
-            if setup.start().proc.wait(600) != 0:
-                raise CommandError(f"manage.py {step[0]} failed:\n{setup.tail()}")
+        prepare_site(services.env, self.log_dir)
         services.start_redis()
         # As compose runs them: game and sync work, and the computers' searches apart.
         people = [settings.GAMES_QUEUE, settings.TELEGRAM_QUEUE]
@@ -886,9 +875,7 @@ class Production:
     def stop(self) -> None:
         if self.services is not None:
             self.services.stop()
-        if self.created:
-            with connection.cursor() as cursor:
-                cursor.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        self.database.drop()
 
 
 def connect(url: str) -> None:

@@ -12,11 +12,13 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import redis
 from django.conf import settings
 from django.core.management.base import CommandError
+from django.db import connection
 
 from bench.table import free_port
 from config.celery import app
@@ -93,6 +95,37 @@ class Process:
     def tail(self, lines: int = 30) -> str:
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return "\n".join(text.splitlines()[-lines:])
+
+
+class OwnDatabase:
+    """A PostgreSQL database of a bench's own, ``<name>_<label>_<random>``, on the server of
+    ``DATABASE_URL``: created by ``create``, dropped by ``drop`` (if it was created)."""
+
+    def __init__(self, label: str):
+        s = connection.settings_dict
+        self.name = f"{s['NAME']}_{label}_{uuid.uuid4().hex[:8]}"
+        auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
+        host = f"{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}"
+        self.url = f"postgres://{auth}@{host}/{self.name}"
+        self.created = False
+
+    def create(self) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(f'CREATE DATABASE "{self.name}"')
+        self.created = True
+
+    def drop(self) -> None:
+        if self.created:
+            with connection.cursor() as cursor:
+                cursor.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def prepare_site(env: dict, log_dir: Path) -> None:
+    """What production's web does before it serves: migrate, collect the static files."""
+    for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        setup = Process(step[0], [sys.executable, "manage.py", *step], env, log_dir)
+        if setup.start().proc.wait(600) != 0:
+            raise CommandError(f"manage.py {step[0]} failed:\n{setup.tail()}")
 
 
 class Services:

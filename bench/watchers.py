@@ -32,7 +32,6 @@ import resource
 import sys
 import tempfile
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -42,7 +41,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from bench.soak_services import Process, Services, wait_for_port
+from bench.soak_services import OwnDatabase, Process, Services, prepare_site, wait_for_port
 from bench.table import free_port
 
 HOST = "127.0.0.1"
@@ -76,21 +75,15 @@ class Site:
     def __init__(self):
         if connection.vendor != "postgresql":
             raise CommandError("needs PostgreSQL: set DATABASE_URL (and have redis-server)")
-        s = connection.settings_dict
-        self.name = f"{s['NAME']}_watchers_{uuid.uuid4().hex[:8]}"
-        auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
-        self.database_url = f"postgres://{auth}@{s['HOST'] or HOST}:{s['PORT'] or 5432}/{self.name}"
+        self.database = OwnDatabase("watchers")
         self.log_dir = Path(tempfile.mkdtemp(prefix="bench-watchers-"))
         self.counters = self.log_dir / "counters.json"
         self.services: Services | None = None
-        self.created = False
 
     def start(self) -> str:
-        with connection.cursor() as cursor:
-            cursor.execute(f'CREATE DATABASE "{self.name}"')
-        self.created = True
+        self.database.create()
         services = Services(
-            self.database_url, f"http://{HOST}:{free_port()}/bot", TOKEN, SECRET, self.log_dir
+            self.database.url, f"http://{HOST}:{free_port()}/bot", TOKEN, SECRET, self.log_dir
         )
         self.services = services
         services.env.pop("DJANGO_DEBUG", None)
@@ -107,11 +100,7 @@ class Site:
                 "TABLES_PER_HOUR_PER_ADDRESS": "0",
             }
         )
-        for step in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-            command = [sys.executable, "manage.py", *step]
-            setup = Process(step[0], command, services.env, self.log_dir)
-            if setup.start().proc.wait(600) != 0:
-                raise CommandError(f"manage.py {step[0]} failed:\n{setup.tail()}")
+        prepare_site(services.env, self.log_dir)
         services.start_redis()
         queues = [settings.GAMES_QUEUE, settings.TELEGRAM_QUEUE, settings.COMPUTERS_QUEUE]
         for _ in range(2):
@@ -134,9 +123,7 @@ class Site:
     def stop(self) -> None:
         if self.services is not None:
             self.services.stop()
-        if self.created:
-            with connection.cursor() as cursor:
-                cursor.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        self.database.drop()
 
 
 # -- the pages ------------------------------------------------------------------------------

@@ -34,6 +34,16 @@ def _lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
 
 
+def _entered(tournament: Tournament, player: Player) -> Entry:
+    """The player's entry, not withdrawn; refused with ``NotEntered`` when there is none."""
+    entry = Entry.objects.filter(
+        tournament=tournament, player=player, withdrawn_at__isnull=True
+    ).first()
+    if entry is None:
+        raise errors.NotEntered()
+    return entry
+
+
 def sign_up(tournament: Tournament, player: Player) -> Entry:
     """Enter ``player`` (again, after a withdrawal: the entry comes back)."""
     play.check_not_banned(player)
@@ -60,11 +70,7 @@ def withdraw(tournament: Tournament, player: Player) -> Entry:
         tournament = _lock(tournament)
         if not may_withdraw(tournament):
             raise errors.TournamentOver()
-        entry = Entry.objects.filter(
-            tournament=tournament, player=player, withdrawn_at__isnull=True
-        ).first()
-        if entry is None:
-            raise errors.NotEntered()
+        entry = _entered(tournament, player)
         if tournament.status == Status.SIGNUP:
             # Nothing was played: the entry goes, as if never made.
             entry.delete()
@@ -80,11 +86,7 @@ def set_paused(tournament: Tournament, player: Player, paused: bool) -> Entry:
         tournament = _lock(tournament)
         if tournament.format != Format.ARENA or not may_withdraw(tournament):
             raise errors.TournamentOver()
-        entry = Entry.objects.filter(
-            tournament=tournament, player=player, withdrawn_at__isnull=True
-        ).first()
-        if entry is None:
-            raise errors.NotEntered()
+        entry = _entered(tournament, player)
         entry.paused = paused
         entry.save(update_fields=["paused"])
     return entry

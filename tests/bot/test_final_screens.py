@@ -1,26 +1,19 @@
 """Issue 23 (B14, S16, C19): the bot's final screen shows the places the engine decided,
 ties shared, read from the final view, not worked out again by the renderer."""
 
-import random
-
 import pytest
 
 from bot.render.common import MEDALS, Ctx
 from games import catalog
+from tests.engines.test_search_api import random_game
 
 
 def finished(slug: str, seed: int):
     kind = catalog.get(slug)
     rules = kind.rules
     n = min(max(kind.table_players, rules.min_players), rules.max_players)
-    rng = random.Random(seed)
-    state = rules.setup(n, seed)
-    while acting := rules.to_act(state):
-        seat = rng.choice(acting)
-        legal = rules.legal_actions(state, seat)
-        if "throw" in legal and len(legal) > 1 and rng.random() < 0.9:
-            legal.remove("throw")
-        rules.apply(state, seat, rng.choice(legal))
+    state, _events = random_game(rules, n, seed, steps=100_000)  # to its end
+    assert rules.outcome(state) is not None
     return rules, state, n
 
 

@@ -8,18 +8,6 @@ from pathlib import Path
 from tests import services
 
 ROOT = Path(__file__).resolve().parents[2]
-ROLES = {
-    "web",
-    "live",
-    "worker",
-    "sync-worker",
-    "computer-worker",
-    "review-worker",
-    "beat",
-    "bot",
-    "redis",
-    "postgres",
-}
 APP_ROLES = (
     "web",
     "live",
@@ -30,6 +18,7 @@ APP_ROLES = (
     "beat",
     "bot",
 )
+ROLES = {*APP_ROLES, "redis", "postgres"}
 
 
 def compose_command() -> list[str]:

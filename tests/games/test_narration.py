@@ -6,7 +6,6 @@ games' catalogue."""
 from __future__ import annotations
 
 import ast
-import random
 from pathlib import Path
 
 import polib
@@ -17,6 +16,7 @@ from django.utils import translation
 from admin_ui.public.tables import event_text
 from bot.render.common import Ctx
 from games import catalog, narration
+from tests.engines.test_search_api import random_game
 
 GAMES = 200
 ROOT = Path(settings.BASE_DIR)
@@ -29,18 +29,7 @@ def random_games(slug: str, games: int, max_steps: int = 400):
     rules = kind.rules
     n = min(max(kind.table_players, rules.min_players), rules.max_players)
     for seed in range(games):
-        rng = random.Random(seed)
-        state = rules.setup(n, seed)
-        events: list[dict] = []
-        for _ in range(max_steps):
-            acting = rules.to_act(state)
-            if not acting:
-                break
-            seat = rng.choice(acting)
-            legal = rules.legal_actions(state, seat)
-            if "throw" in legal and len(legal) > 1 and rng.random() < 0.97:
-                legal.remove("throw")  # random players would throw every deal away
-            events += rules.apply(state, seat, rng.choice(legal))
+        state, events = random_game(rules, n, seed, max_steps)
         yield n, events, rules.view(state, None)
 
 

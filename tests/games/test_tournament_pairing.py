@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.tournament import random_places
 from games import catalog
 from games.tournaments.arena import Arena, ArenaRules
 from games.tournaments.duplicate import compare, round_seed
@@ -37,15 +38,6 @@ def random_tables(players, rng, sizes):
         tables.append(tuple(order[start : start + size]))
         start += size
     return tables
-
-
-def random_result(tables, rng):
-    results = []
-    for table in tables:
-        ranks = list(range(1, len(table) + 1))
-        rng.shuffle(ranks)
-        results.append(TableResult(tuple(table), tuple(ranks)))
-    return tuple(results)
 
 
 def random_met(players, rng, rounds, size=4):
@@ -146,7 +138,7 @@ def test_byes_rotate_over_a_whole_tournament(n, seed):
         assert len(pairing.byes) == n % 4
         seated = [p for t in pairing.tables for p in t]
         assert max(byes_had[p] for p in pairing.byes) <= min(byes_had[p] for p in seated)
-        results.append(RoundResult(random_result(pairing.tables, rng), pairing.byes))
+        results.append(RoundResult(random_places(pairing.tables, rng), pairing.byes))
 
 
 # -- Swiss: pairing ------------------------------------------------------------------------
@@ -236,7 +228,7 @@ def test_a_128_player_felix_swiss_has_no_repeat_opponents_in_5_rounds():
         assert time.perf_counter() - started < 1.0
         assert count_repeats(pairing.tables, met) == 0
         assert Counter(p for t in pairing.tables for p in t) == Counter(players)
-        results.append(RoundResult(random_result(pairing.tables, rng)))
+        results.append(RoundResult(random_places(pairing.tables, rng)))
 
 
 def test_the_first_round_follows_the_entry_order():
@@ -540,7 +532,7 @@ def test_knockout_runs_to_a_single_final_table(n, size, go_on_share, seed):
         assert list(round_.byes) == by_seed[: len(round_.byes)]
         assert len(round_.byes) < size
         assert all(len(t) == size for t in round_.tables)
-        results = random_result(round_.tables, rng)
+        results = random_places(round_.tables, rng)
         nxt = ko.advance(round_, results)
         went_on = {p for t in nxt.tables for p in t} | set(nxt.byes)
         expected = set(round_.byes)
