@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import close_old_connections, connection
 
+from games import background_writes
+
 from . import changes
 
 log = logging.getLogger(__name__)
@@ -58,9 +60,15 @@ def channel_prefix() -> str:
 
 
 def publish(sender=None, game_id: int | None = None, **kwargs) -> None:
-    """``game_updated``'s receiver: one message for the change of ``game_id``."""
-    if game_id is None:
-        return
+    """``game_updated``'s receiver: one message for the change of ``game_id``. Sent by the
+    process's writer thread (``background_writes``), off the step's path and after the
+    marker ``changes.mark`` queued before it: a hub woken by the message reads the new
+    token, not the one cached under the old marker."""
+    if game_id is not None:
+        background_writes.submit(_send, game_id)
+
+
+def _send(game_id: int) -> None:
     if settings.REDIS_URL:
         try:
             _redis().publish(f"{channel_prefix()}{game_id}", str(game_id))

@@ -86,3 +86,20 @@ def test_a_table_marker_moves_once_the_write_is_made(in_background, db):
     changes.mark(game_id=987654)
     assert background_writes.flush(5)
     assert cache.get(key) not in (None, first)
+
+
+def test_a_change_is_announced_after_its_marker_moved(in_background, db, monkeypatch):
+    """Issue 24: the hub woken by a change's message reads the table's token under the new
+    marker, so the message is sent after the marker is written, both off the step's path."""
+    from django.core.cache import cache
+
+    from admin_ui.public import changes, notify
+    from games.play.signals import game_updated
+
+    key = changes._marker_key(987655)
+    cache.delete(key)
+    seen = []
+    monkeypatch.setattr(notify, "_send", lambda game_id: seen.append(cache.get(key)))
+    game_updated.send(sender=None, game_id=987655)
+    assert background_writes.flush(5)
+    assert seen and seen[0] is not None
