@@ -17,6 +17,8 @@ from django.urls import reverse
 
 from games import catalog
 from games.play import services
+from games.tourneys import rounds
+from tests.tourneys import after_commit, tournament
 from tests.web.browser import PHONE, fits_the_phone, shot
 from tests.web.seed import Seeded, played, seed_league
 from tests.web.test_accessibility import serious_violations
@@ -52,6 +54,7 @@ PAGES: dict[str, Callable[[Seeded], str]] = {
     "play": lambda s: reverse("web:play"),
     "play-table-watched": lambda s: reverse("web:table", args=[s.match.pk]),
     "play-lobby": lambda s: reverse("web:table", args=[s.lobby.pk]),
+    "tournament": lambda s: reverse("web:tournament", args=[s.tournament.pk]),
 }
 
 OG_PROPERTIES = ("og:title", "og:description", "og:type", "og:url", "og:image", "og:site_name")
@@ -97,6 +100,9 @@ def site(transactional_db) -> Seeded:
     s = seed_league()
     s.replayed = played("felix", [s.anna, s.bruno], 1, league=s.league)
     s.lobby = services.create_lobby(None, "bon_appetit", s.elena)  # a table in the browser
+    # A Swiss under way (issue 26): entrants, its first round's tables, the standings.
+    s.tournament, _people = tournament(8, league=s.league)
+    after_commit(rounds.advance, s.tournament.pk)
     return s
 
 
