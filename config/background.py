@@ -23,17 +23,25 @@ from __future__ import annotations
 import atexit
 import contextlib
 import fnmatch
+import json
 import logging
 import queue
+import subprocess
+import sys
 import threading
+import time
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 
 log = logging.getLogger(__name__)
 
 # Seconds the queues are given to finish their tasks when the process exits.
 DRAIN_SECONDS = 5.0
+# How much lower a child process's priority is than the site's (see _in_child).
+CHILD_NICENESS = 10
+# How long a queue's thread keeps its database connection (then opens a fresh one).
+KEEP_CONNECTION_SECONDS = 60.0
 
 _local = threading.local()
 _lock = threading.Lock()
@@ -91,14 +99,14 @@ def _queue(name: str) -> queue.Queue:
                 atexit.register(drain)
             for n in range(settings.TASKS_IN_PROCESS_THREADS.get(name, 1)):
                 thread = threading.Thread(
-                    target=_work, args=(found,), name=f"tasks-{name}-{n}", daemon=True
+                    target=_work, args=(name, found), name=f"tasks-{name}-{n}", daemon=True
                 )
                 thread.start()
                 _threads.append(thread)
         return found
 
 
-def _work(tasks: queue.Queue) -> None:
+def _work(name: str, tasks: queue.Queue) -> None:
     while True:
         item = tasks.get()
         try:
@@ -106,13 +114,45 @@ def _work(tasks: queue.Queue) -> None:
                 return
             task, args, kwargs = item
             try:
-                close_old_connections()  # as around a request: a long-lived thread's connection
-                task.apply(args, kwargs)
+                if name in settings.TASKS_IN_CHILD_PROCESS:
+                    _in_child(task, args, kwargs)
+                else:
+                    _here(task, args, kwargs)
             except Exception:
                 # Whatever failed, the thread lives on: the queue's next task still runs.
                 log.exception("in-process task %s%s failed; the sweep retries", task.name, args)
         finally:
             tasks.task_done()
+
+
+def _here(task, args: tuple, kwargs: dict) -> None:
+    _keep_connections()
+    close_old_connections()  # as around a request: a broken one is dropped
+    task.apply(args, kwargs)
+
+
+def _in_child(task, args: tuple, kwargs: dict) -> None:
+    """Run the task in a child process (``manage.py run_task``), niced: long CPU work
+    that must not share this process's interpreter lock. Its time limit is the task's."""
+    command = [sys.executable, str(settings.BASE_DIR / "manage.py"), "run_task", task.name]
+    given = json.dumps({"args": list(args), "kwargs": kwargs})
+    subprocess.run(
+        [*command, given, f"--nice={CHILD_NICENESS}"],
+        check=True,
+        timeout=task.time_limit or settings.CELERY_TASK_TIME_LIMIT,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def _keep_connections() -> None:
+    """A queue's thread lives as long as the process: its database connection is kept
+    from one task to the next for ``KEEP_CONNECTION_SECONDS`` (``CONN_MAX_AGE`` is 0 on the
+    embedded default, where a request's thread is its own and ends with it). Closing and
+    opening SQLite around every task was an eighth of a game step."""
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None and getattr(conn, "_kept", None) is not conn.connection:
+            conn._kept = conn.connection
+            conn.close_at = time.monotonic() + KEEP_CONNECTION_SECONDS
 
 
 def idle(timeout: float) -> bool:

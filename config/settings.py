@@ -78,6 +78,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "admin_ui.request_rate.RequestRateMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -307,6 +308,10 @@ TABLES_PER_HOUR_PER_ADDRESS = env.int("TABLES_PER_HOUR_PER_ADDRESS", default=120
 # a household's few players with a few tabs each; one address cannot take all the places
 # of LONG_POLLS_PER_PROCESS either.
 LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=8)
+# Requests per second per client address, with a burst for a page that loads its files at
+# once (admin_ui/request_rate.py): a person's pages ask a few times a second at most.
+REQUESTS_PER_SECOND_PER_ADDRESS = env.float("REQUESTS_PER_SECOND_PER_ADDRESS", default=20)
+REQUEST_BURST_PER_ADDRESS = env.int("REQUEST_BURST_PER_ADDRESS", default=120)
 # Long polls waiting at once in one process of the site (admin_ui/limits.py). A waiting
 # poll costs no query and no database connection, only its thread (under ASGI Django runs
 # a synchronous view on a thread of its request's own): few with Redis (production's
@@ -347,6 +352,10 @@ PENDING_MOVE_GRACE = timedelta(seconds=env.float("PENDING_MOVE_GRACE_SECONDS", d
 # playouts as REVIEW_MAX_DECISIONS full decisions (about half a minute of one core),
 # shared evenly: counts, not seconds, so a review is the same whenever it is made.
 REVIEWS = env.bool("REVIEWS", default=True)
+# Without a broker, these queues' tasks run in a child process each, at a lower priority
+# (config/background.py): in the site's own process a review held Python's interpreter
+# lock for half a minute from every request and step of everyone else.
+TASKS_IN_CHILD_PROCESS = env.list("TASKS_IN_CHILD_PROCESS", default=[REVIEWS_QUEUE])
 REVIEW_SCALE = env.float("REVIEW_SCALE", default=1.0)
 REVIEW_MAX_DECISIONS = env.int("REVIEW_MAX_DECISIONS", default=90)
 # What one processing task spends on computers before it queues the rest (issue 25): each
@@ -408,6 +417,9 @@ LOGIN_THROTTLE_MAX_SECONDS = env.float("LOGIN_THROTTLE_MAX_SECONDS", default=5 *
 LOGIN_THROTTLE_SECONDS = env.int("LOGIN_THROTTLE_SECONDS", default=15 * 60)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
+# Every page's request reads its session: from the cache (Redis, or this process's memory
+# on the embedded default), the database only on a miss. Writes go to both.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # No page may be framed (clickjacking), except the web table and the Mini App's entry:
 # Telegram's web clients open a Mini App in an iframe of theirs, so those two pages let
 # these origins frame them (CSP frame-ancestors; admin_ui/framing.py) and nobody else.

@@ -41,3 +41,6 @@ BACKGROUND_WRITES = False
 # tests turn it on.
 REVIEWS = False
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405
+# Every test client comes from one address and asks as fast as Python can: the request
+# rate is tested where it is proven (tests/web/test_request_rate.py).
+REQUESTS_PER_SECOND_PER_ADDRESS = 0

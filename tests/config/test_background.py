@@ -4,10 +4,15 @@ game step or a Telegram sync."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
+from django.conf import settings
 
 from config import background
 from config.celery import app
@@ -149,3 +154,40 @@ def test_a_persons_move_never_waits_behind_a_computers_search(
     assert background.idle(5)
     assert still_thinking and applied, "applied while the computer thinks"
     assert waited < 1.0
+
+
+def test_a_queue_of_long_cpu_work_runs_each_task_in_a_niced_child_process(
+    in_background, settings, monkeypatch
+):
+    """A review (half a minute of CPU) in the site's own process held Python's interpreter
+    lock from every request and step (issue 25): its queue runs each task in a child."""
+    settings.TASKS_IN_CHILD_PROCESS = [background.queue_of("games.tasks.review_game")]
+    started = []
+    monkeypatch.setattr(background.subprocess, "run", lambda command, **kw: started.append(command))
+    tasks.review_game.delay(7)
+    step.delay(1)
+    assert background.idle(5)
+    assert ran == [(f"tasks-{background.queue_of('games.tasks.x')}-0", 1)], "others stay here"
+    [command] = started
+    assert command[-4:-2] == ["run_task", "games.tasks.review_game"]
+    assert json.loads(command[-2]) == {"args": [7], "kwargs": {}}
+    assert command[-1] == f"--nice={background.CHILD_NICENESS}"
+
+
+def test_run_task_runs_a_registered_task_and_refuses_what_is_not_one():
+    manage = [sys.executable, str(settings.BASE_DIR / "manage.py"), "run_task"]
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.test_settings"}
+    done = subprocess.run(
+        [*manage, "games.tasks.ping", '{"args": ["hi"]}', "--nice=5"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    for wrong in (["games.tasks.nothing"], ["games.tasks.ping", "[1, 2"]):
+        refused = subprocess.run(
+            [*manage, *wrong], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert refused.returncode != 0
+        assert "CommandError" in refused.stderr or "Error" in refused.stderr

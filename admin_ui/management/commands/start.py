@@ -31,6 +31,8 @@ from games.play.tasks import sweep
 # second or more later (TCP's retry), however idle the server was. The system caps it at
 # net.core.somaxconn.
 LISTEN_BACKLOG = 1024
+# Python's thread switch interval in the embedded server (see handle).
+SWITCH_SECONDS = 0.0005
 
 
 class Command(BaseCommand):
@@ -62,6 +64,11 @@ class Command(BaseCommand):
             self.style.SUCCESS(f"Play in your browser: http://{host}/play/")
             + f"  (the admin: http://{host}/admin/)"
         )
+        # One process serves every request and runs the computers' searches: a thread
+        # that searches holds Python's interpreter lock for up to this long each time,
+        # and a request needs it back dozens of times (5 ms by default, a quarter second
+        # added to a click while a hard computer thinks).
+        sys.setswitchinterval(SWITCH_SECONDS)
         try:
             serve(host)
         finally:
