@@ -11,7 +11,8 @@ visitors do. Their long polls last at most ``WAIT_SECONDS`` and their turn timer
 ``TURN_SECONDS``, so that an overlong poll and an abandoned table show within a short run.
 
 - ``--people`` simulated people play in the browser over HTTP: each opens a table against
-  computers at the normal level and plays it through the page's long poll and move posts;
+  computers at the normal level and plays it as the page does, following it by its stream
+  (``/events/``; by long polls when the server refuses the stream) and posting moves;
   some open a lobby for a friend, who joins through its invite link;
 - ``--hostile`` clients, each with its own session and client address, at the same time:
   ``hard_tables`` open tables full of hard computers and abandon them; ``long_polls`` hold
@@ -32,7 +33,7 @@ maximum or a move at someone else's table answered "ok". Prints, per backend::
 
 then detail lines (5xx by path, refusals and successes by kind, what the hostile tables
 cost, requests not answered at all). ``click → screen`` is from a person's move post to
-their long poll bringing the changed table. Lock waits: on SQLite the latency of a tiny
+their stream (or long poll) bringing the changed table. Lock waits: on SQLite the latency of a tiny
 unrelated write every 100 ms on the database file; on PostgreSQL the longest wait of a
 query for a lock (``pg_stat_activity``), sampled every 100 ms. Exits non-zero on any 5xx,
 any hostile success, or when the people could not play at all.
@@ -40,6 +41,7 @@ any hostile success, or when the people could not play at all.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import http.cookiejar
 import json
@@ -240,6 +242,79 @@ class Client:
         return self.request(kind, path, data, **kw)
 
 
+class Stream:
+    """A table page's EventSource (``/play/<id>/events/``), as table.js opens it: a thread
+    of its own reads the frames into a queue, each with the moment it arrived, and
+    reconnects from the last one when the server ends the stream."""
+
+    def __init__(self, client: Client, table: int, token: str, run: Run):
+        self.client, self.table, self.token, self.run = client, table, token, run
+        self.frames: queue.Queue = queue.Queue()
+        self.closed = False
+        self.opened = threading.Event()
+        self.ok = False
+        self._response = None
+        threading.Thread(target=self._read, daemon=True, name=f"stream-{table}").start()
+
+    def _read(self) -> None:
+        while not self.closed and self.run.playing():
+            query = urllib.parse.urlencode({"token": self.token})
+            path = f"/play/{self.table}/events/?{query}"
+            request = urllib.request.Request(self.client.base + path)
+            request.add_header("X-Forwarded-For", self.client.address)
+            request.add_header("Accept", "text/event-stream")
+            try:
+                self._response = self.client.opener.open(request, timeout=WAIT_SECONDS + 30)
+            except urllib.error.HTTPError as exc:
+                self.client.tally.add("normal", "stream", path, Response(exc.code, path, "", 0))
+                break
+            except OSError:
+                self.client.tally.add("normal", "stream", path, Response(0, path, "", 0))
+                break
+            self.client.tally.add("normal", "stream", path, Response(200, path, "", 0))
+            self.ok = True
+            self.opened.set()
+            try:
+                for raw in self._response:
+                    if raw.startswith(b"data: "):
+                        data = json.loads(raw[6:])
+                        self.token = data["token"]
+                        self.frames.put((time.perf_counter(), data))
+            except (OSError, ValueError, AttributeError):
+                # The server ended it (reconnect, as EventSource does), or we closed it
+                # from another thread (http.client then finds its socket gone).
+                pass
+        self.opened.set()
+        self.frames.put((time.perf_counter(), None))
+
+    def latest(self, data: dict) -> dict:
+        """The newest table already received (the person looks at the screen)."""
+        while True:
+            try:
+                _at, found = self.frames.get_nowait()
+            except queue.Empty:
+                return data
+            if found is None:
+                raise EOFError
+            data = found
+
+    def changed(self, token: str, timeout: float) -> tuple[float, dict]:
+        """The next table that differs from ``token`` and when it arrived."""
+        end = time.monotonic() + timeout
+        while True:
+            at, data = self.frames.get(timeout=max(0.01, end - time.monotonic()))
+            if data is None:
+                raise EOFError
+            if data["token"] != token:
+                return at, data
+
+    def close(self) -> None:
+        self.closed = True
+        if self._response is not None:
+            with contextlib.suppress(Exception):
+                self._response.close()
+
+
 class Page(HTMLParser):
     """The forms of a page (action and fields) and its invite link: the element
     ``id="invite-link"`` (a link or a field), else the page's share field."""
@@ -435,6 +510,48 @@ class People:
         return answer if "html" in answer and "token" in answer else None
 
     def play(self, client: Client, table: int, rng: random.Random) -> None:
+        """Follow the table by its stream, as the page does where it can; by long polls
+        where it cannot (the server refused the stream)."""
+        current = self.look(client, table)
+        if current is not None:
+            stream = Stream(client, table, current["token"], self.run)
+            stream.opened.wait(WAIT_SECONDS + 30)
+            try:
+                if stream.ok and self.play_streamed(client, table, rng, stream, current):
+                    return
+            finally:
+                stream.close()
+        self.play_polled(client, table, rng)
+
+    def play_streamed(self, client, table: int, rng: random.Random, stream, current) -> bool:
+        """Whether the game was played to its end (or the run's) over the stream."""
+        run = self.run
+        try:
+            while run.playing():
+                current = stream.latest(current)
+                if 'class="final"' in current["html"]:
+                    return True
+                actions = [html.unescape(a) for a in ACTION.findall(current["html"])]
+                seen = VERSION.search(current["html"])
+                if not actions or seen is None:
+                    _at, current = stream.changed(current["token"], WAIT_SECONDS + 30)
+                    continue
+                key = uuid.uuid4().hex
+                with run.lock:
+                    run.normal_keys.add(key)
+                fields = {"action": rng.choice(actions), "version": seen.group(1), "key": key}
+                started = time.perf_counter()
+                moved = client.post("move", f"/play/{table}/move/", fields)
+                if moved.json().get("ok"):
+                    at, current = stream.changed(current["token"], WAIT_SECONDS + 30)
+                    with run.tally.lock:
+                        run.tally.clicks.append((at - started) * 1000)
+                time.sleep(rng.uniform(0.2, 0.6))  # a person looks before the next click
+        except (EOFError, queue.Empty):
+            return False  # the stream ended for good, or went silent: poll instead
+        return True
+
+    def play_polled(self, client: Client, table: int, rng: random.Random) -> None:
         run = self.run
         current = self.look(client, table)
         failures = 0
