@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -55,8 +56,27 @@ def words(module, action: str, view: dict, names: list[str]) -> str:
         return action
 
 
+def figure(loss: float) -> str:
+    """A loss in places as the page shows it: two decimals, in the page's language's
+    number format (0,47 in Italian and Portuguese). Rounded here: ``number_format`` cuts
+    a float's decimals off."""
+    return number_format(round(loss, 2), decimal_pos=2)
+
+
 def places(loss: float) -> str:
-    return ngettext("%(n)s place", "%(n)s places", 1 if loss == 1 else 2) % {"n": f"{loss:.2f}"}
+    # Always shown with two decimals, so always the plural ("1.00 places", as the list of
+    # graded decisions says): CLDR counts a figure with decimals as "other" in English.
+    return ngettext("%(n)s place", "%(n)s places", 2) % {"n": figure(loss)}
+
+
+def by_words(phases: dict[str, int]) -> list[tuple[str, int]]:
+    """The serious decisions per phase, by the phase's words and most first: phases told
+    alike add up ("feed" and "more" are both "while feeding")."""
+    counts: dict[str, int] = {}
+    for phase, count in phases.items():
+        words = str(PHASE_NAMES.get(phase, phase))
+        counts[words] = counts.get(words, 0) + count
+    return sorted(counts.items(), key=lambda kv: -kv[1])
 
 
 def context(game: Game, data: dict | None, names: list[str]) -> dict[str, Any] | None:
@@ -99,17 +119,14 @@ def context(game: Game, data: dict | None, names: list[str]) -> dict[str, Any] |
                     "label": grade,
                     "played": played,
                     "best": best,
-                    "loss": f"{v['loss']:.2f}",
+                    "loss": figure(v["loss"]),
                 }
             )
     players = []
     for line in review.summary:
         if not line["decisions"]:
             continue
-        where = ", ".join(
-            f"{PHASE_NAMES.get(phase, phase)}: {count}"
-            for phase, count in sorted(line["phases"].items(), key=lambda kv: -kv[1])
-        )
+        where = ", ".join(f"{words}: {count}" for words, count in by_words(line["phases"]))
         players.append(
             {
                 "name": names[line["seat"]] if line["seat"] < len(names) else "?",
@@ -117,7 +134,7 @@ def context(game: Game, data: dict | None, names: list[str]) -> dict[str, Any] |
                 "inaccuracy": line["inaccuracy"],
                 "mistake": line["mistake"],
                 "blunder": line["blunder"],
-                "loss": f"{line['loss']:.2f}",
+                "loss": figure(line["loss"]),
                 "text": said(line),
                 "where": where,
             }
@@ -138,6 +155,6 @@ def said(line: dict) -> str:
     text = ", ".join(parts)
     serious = line["mistake"] + line["blunder"]
     if line["phases"] and serious:
-        phase, count = max(line["phases"].items(), key=lambda kv: kv[1])
-        text += f", {count} {PHASE_NAMES.get(phase, phase)}"
+        words, count = by_words(line["phases"])[0]
+        text += f", {count} {words}"
     return text

@@ -23,7 +23,26 @@ from collections.abc import Sequence
 
 from games.computers.levels import levels
 from games.computers.search import SearchStrategy
-from games.engines.cats_and_dogs import RULES, SQUARES, animal_total
+from games.engines.cats_and_dogs import (
+    ACTIONS,
+    BOWL_ID,
+    CLEAN_ID,
+    DRAW_ID,
+    FEED_ID,
+    HELPING_ID,
+    MARK_ID,
+    MORE_ID,
+    RULES,
+    SHOO_ID,
+    SNATCH_ID,
+    SQUARES,
+    STOP_ID,
+    SWAP_ID,
+    SWITCH_ID,
+    TRADE_ID,
+    WANDER_ID,
+    animal_total,
+)
 from games.engines.cats_and_dogs_data import ANIMALS, FAVOURITE, SATED, food_deck
 
 DECK = Counter(food_deck())
@@ -219,19 +238,25 @@ def stake(state, seat: int, a: int) -> float:
 
 
 def playout_action(rules, state, seat: int, rng: random.Random) -> str:
-    """The heuristic's plan in brief, on the state: mark the best-fed animal, feed the
-    drawn card where it helps this seat most, draw more while the pile favours the fed
-    animal's side; play an action card as the heuristic does (``playout_card``)."""
+    """``playout_id`` as an action string (for tests and for reading)."""
+    return ACTIONS[playout_id(rules, state, seat, rng)]
+
+
+def playout_id(rules, state, seat: int, rng: random.Random) -> int:
+    """The heuristic's plan in brief, on the state, as an action id (the playouts build
+    no action string): mark the best-fed animal, feed the drawn card where it helps this
+    seat most, draw more while the pile favours the fed animal's side; play an action
+    card as the heuristic does (``playout_card_id``)."""
     phase = state.phase
     if phase == "play":
         # Everyone, the searching seat too, meddles where it pays: playouts in which
         # nobody plays a card teach the search to pile everything on one animal, and
         # cards played at random (a stand-in tried before) misjudge keeping one.
-        return playout_card(state, seat) if state.hands[seat] else "draw"
+        return playout_card_id(state, seat) if state.hands[seat] else DRAW_ID
     if phase == "mark":
         options = rules._markable(state)
         if rng.random() < PLAYOUT_NOISE:
-            return f"mark:{rng.choice(options)}"
+            return MARK_ID[rng.choice(options)]
         layout, food = state.layout, state.food
         markers = state.markers
 
@@ -240,27 +265,26 @@ def playout_action(rules, state, seat: int, rng: random.Random) -> str:
             total = animal_total(layout[a], food[a])
             return (total + ROOM_BONUS * room / (1 + len(markers[a])), rng.random())
 
-        best = max(options, key=worth)
-        return f"mark:{best}"
+        return MARK_ID[max(options, key=worth)]
     if phase == "feed":
         options = rules._feedable(state)
         if rng.random() < PLAYOUT_NOISE:
-            return f"feed:{rng.choice(options)}"
+            return FEED_ID[rng.choice(options)]
         card, layout = state.drawn, state.layout
         table = POINTS_OF[card]
         best = max(
             options,
             key=lambda a: (table[ANIMALS[layout[a]].kind] * stake(state, seat, a), rng.random()),
         )
-        return f"feed:{best}"
+        return FEED_ID[best]
     # "more": the next card is unseen by the feeder; what it is worth on average decides
     a = state.target
     kind = ANIMALS[state.layout[a]].kind
     pile = state.pile
     if not pile:
-        return "stop"
+        return STOP_ID
     expected = sum(POINTS_OF[c][kind] for c in pile) / len(pile)
-    return "more" if expected * stake(state, seat, a) > 0 else "stop"
+    return MORE_ID if expected * stake(state, seat, a) > 0 else STOP_ID
 
 
 # Food card values and kinds, and each animal id's favourite (C17), for the playouts.
@@ -298,6 +322,11 @@ def seat_weights(state, seat: int, totals: list[int]) -> list[float]:
 
 
 def playout_card(state, seat: int) -> str:
+    """``playout_card_id`` as an action string."""
+    return ACTIONS[playout_card_id(state, seat)]
+
+
+def playout_card_id(state, seat: int) -> int:
     """The heuristic's choice between feeding and an action card, in brief on the state:
     the best target of each card in hand by its one-step change of the lead (linear in the
     animals' totals), played only when it beats the expected gain of a feeding plus the
@@ -322,22 +351,24 @@ def playout_card(state, seat: int) -> str:
     else:
         feed = 0.0
     margin = KEEP_MARGIN * min(1.0, len(pile) / 20)
-    best, best_gain = "draw", max(feed + margin, 0.0)
-    for card in set(hand):
+    best, best_gain = DRAW_ID, max(feed + margin, 0.0)
+    # In name order: a set of strings iterates by hash, which changes with every
+    # process (PYTHONHASHSEED), and a tie goes to the first card tried.
+    for card in sorted(set(hand)):
         if card == "helping":
             if len(pile) >= 2 and 2 * feed > best_gain:
-                best, best_gain = "helping", 2 * feed
+                best, best_gain = HELPING_ID, 2 * feed
         elif card == "clean":
             for a in hungry:
                 if food[a] and -totals[a] * stake[a] > best_gain:
-                    best, best_gain = f"clean:{a}", -totals[a] * stake[a]
+                    best, best_gain = CLEAN_ID[a], -totals[a] * stake[a]
         elif card == "snatch":
             for a in hungry:
                 st, like = stake[a], likes[a]
                 for c in food[a]:
                     gain = -(VALUE[c] if c[0] == like else -VALUE[c]) * st
                     if gain > best_gain:
-                        best, best_gain = f"snatch:{a}:{c}", gain
+                        best, best_gain = SNATCH_ID[a][c], gain
         elif card == "bowl":
             for a in hungry:
                 st, like = stake[a], likes[a]
@@ -348,7 +379,7 @@ def playout_card(state, seat: int) -> str:
                         if b != a:
                             gain = lose + (v if c[0] == likes[b] else -v) * stake[b]
                             if gain > best_gain:
-                                best, best_gain = f"bowl:{a}:{c}:{b}", gain
+                                best, best_gain = BOWL_ID[a][c][b], gain
         elif card == "trade":
             fed = [a for a in hungry if food[a]]
             for i, a in enumerate(fed):
@@ -362,7 +393,7 @@ def playout_card(state, seat: int) -> str:
                     if c != d:
                         gain = VALUE[c] * coef[c[0]] - VALUE[d] * coef[d[0]]
                         if gain > best_gain:
-                            best, best_gain = f"trade:{a}:{c}:{b}:{d}", gain
+                            best, best_gain = TRADE_ID[a][c][b][d], gain
         elif card == "swap":
             for i, a in enumerate(hungry):
                 ta, sa = totals[a], stake[a]
@@ -372,13 +403,13 @@ def playout_card(state, seat: int) -> str:
                     flip = 1 if likes[a] == likes[b] else -1
                     gain = (flip * tb - ta) * sa + (flip * ta - tb) * stake[b]
                     if gain > best_gain:
-                        best, best_gain = f"swap:{a}:{b}", gain
+                        best, best_gain = SWAP_ID[a][b], gain
         elif card == "shoo":
             for a in hungry:
                 for s in set(markers[a]):
                     gain = -totals[a] * w[s]
                     if gain > best_gain:
-                        best, best_gain = f"shoo:{a}:{s}", gain
+                        best, best_gain = SHOO_ID[a][s], gain
         elif card == "wander":
             mine = [a for a in hungry if seat in markers[a]]
             if mine:
@@ -386,7 +417,7 @@ def playout_card(state, seat: int) -> str:
                 for a in mine:
                     for b in roomy:
                         if b != a and totals[b] - totals[a] > best_gain:
-                            best, best_gain = f"wander:{a}:{b}", totals[b] - totals[a]
+                            best, best_gain = WANDER_ID[a][b], totals[b] - totals[a]
         elif card == "switch":
             mine = [a for a in hungry if seat in markers[a]]
             for a in mine:
@@ -397,16 +428,17 @@ def playout_card(state, seat: int) -> str:
                         if s != seat:
                             gain = (1 - w[s]) * (totals[b] - totals[a])
                             if gain > best_gain:
-                                best, best_gain = f"switch:{a}:{b}:{s}", gain
+                                best, best_gain = SWITCH_ID[a][b][s], gain
     return best
 
 
 def game_rollout(rules, state, seat: int, rng: random.Random) -> float:
-    """Everyone plays ``playout_action`` to the end of the game."""
-    to_act, apply = rules.to_act, rules.apply
+    """Everyone plays ``playout_id`` to the end of the game, on the engine's fast path:
+    integer actions, no events (``apply`` of the same actions leaves the same state)."""
+    to_act, apply_id = rules.to_act, rules.apply_id
     while acting := to_act(state):
         s = acting[0]
-        apply(state, s, playout_action(rules, state, s, rng))
+        apply_id(state, s, playout_id(rules, state, s, rng))
     return rules.utilities(state)[seat]
 
 

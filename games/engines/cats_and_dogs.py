@@ -121,6 +121,66 @@ def all_actions() -> list[str]:
 ACTIONS = tuple(all_actions())
 ACTION_ID = {action: i for i, action in enumerate(ACTIONS)}
 
+# The integer action space by its targets, for the search's fast path (``legal_ids``,
+# ``apply_id``): no action string is built or parsed there. Animals index lists, food
+# codes (the card's own string, shared with the state) key dicts.
+_POSITIONS, _SEATS, _CODES = range(12), range(6), sorted(FOOD_CODES)
+MARK_ID = [ACTION_ID[f"mark:{a}"] for a in _POSITIONS]
+FEED_ID = [ACTION_ID[f"feed:{a}"] for a in _POSITIONS]
+DRAW_ID, MORE_ID, STOP_ID, HELPING_ID = (ACTION_ID[a] for a in ("draw", "more", "stop", "helping"))
+SHOO_ID = [[ACTION_ID[f"shoo:{a}:{s}"] for s in _SEATS] for a in _POSITIONS]
+WANDER_ID = [[ACTION_ID.get(f"wander:{a}:{b}") for b in _POSITIONS] for a in _POSITIONS]
+SWITCH_ID = [
+    [[ACTION_ID.get(f"switch:{a}:{b}:{s}") for s in _SEATS] for b in _POSITIONS] for a in _POSITIONS
+]
+SNATCH_ID = [{c: ACTION_ID[f"snatch:{a}:{c}"] for c in _CODES} for a in _POSITIONS]
+BOWL_ID = [
+    {c: [ACTION_ID.get(f"bowl:{a}:{c}:{b}") for b in _POSITIONS] for c in _CODES}
+    for a in _POSITIONS
+]
+TRADE_ID = [
+    {
+        c: [{d: ACTION_ID.get(f"trade:{a}:{c}:{b}:{d}") for d in _CODES} for b in _POSITIONS]
+        for c in _CODES
+    }
+    for a in _POSITIONS
+]
+SWAP_ID = [[ACTION_ID.get(f"swap:{a}:{b}") for b in _POSITIONS] for a in _POSITIONS]
+CLEAN_ID = [ACTION_ID[f"clean:{a}"] for a in _POSITIONS]
+
+# Each id decoded once: (step, a, x, b, y) with the step's number and its targets (animals
+# as ints, seats as ints, food codes as strings; None where a step has fewer).
+MARK, DRAW, FEED, MORE, STOP, HELPING = range(6)
+SHOO, WANDER, SWITCH, SNATCH, BOWL, TRADE, SWAP, CLEAN = range(6, 14)
+STEPS = {
+    "mark": MARK, "draw": DRAW, "feed": FEED, "more": MORE, "stop": STOP,
+    "helping": HELPING, "shoo": SHOO, "wander": WANDER, "switch": SWITCH,
+    "snatch": SNATCH, "bowl": BOWL, "trade": TRADE, "swap": SWAP, "clean": CLEAN,
+}  # fmt: skip
+CARD_OF_STEP = {step: name for name, step in STEPS.items() if step >= HELPING}
+
+
+def decode(action: str) -> tuple:
+    head, *args = action.split(":")
+    values = [int(t) if t.isdigit() else t for t in args]
+    step = STEPS[head]
+    if step == SHOO:  # shoo:a:s
+        return (step, values[0], values[1], None, None)
+    if step in (WANDER, SWAP):  # wander:a:b, swap:a:b
+        return (step, values[0], None, values[1], None)
+    if step == SWITCH:  # switch:a:b:s
+        return (step, values[0], values[2], values[1], None)
+    if step == SNATCH:  # snatch:a:c
+        return (step, values[0], values[1], None, None)
+    if step == BOWL:  # bowl:a:c:b
+        return (step, values[0], values[1], values[2], None)
+    if step == TRADE:  # trade:a:c:b:d
+        return (step, values[0], values[1], values[2], values[3])
+    return (step, values[0] if values else None, None, None, None)
+
+
+DECODED = tuple(decode(action) for action in ACTIONS)
+
 
 @dataclass(slots=True)
 class State:
@@ -190,19 +250,24 @@ class CatsAndDogsRules(Rules):
         return [] if state.phase == "over" else [state.turn]
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
-        if state.phase == "over" or seat != state.turn:
-            return []
+        return [ACTIONS[i] for i in self.legal_ids(state, seat)]
+
+    def legal_ids(self, state: State, seat: int) -> list[int]:
+        """The legal actions as ids (``ACTIONS``), in ``legal_actions``' order: the
+        step's own choices, or "draw" then every card's targets, cards in name order."""
         phase = state.phase
+        if phase == "over" or seat != state.turn:
+            return []
         if phase == "mark":
-            return [f"mark:{a}" for a in self._markable(state)]
+            return [MARK_ID[a] for a in self._markable(state)]
         if phase == "feed":
-            return [f"feed:{a}" for a in self._feedable(state)]
+            return [FEED_ID[a] for a in self._feedable(state)]
         if phase == "more":
-            return ["more", "stop"]
-        legal = ["draw"]
+            return [MORE_ID, STOP_ID]
+        legal = [DRAW_ID]
         hungry = self._hungry(state)
         for card in sorted(set(state.hands[seat])):
-            legal += self._card_targets(state, seat, card, hungry)
+            legal += self._card_target_ids(state, seat, card, hungry)
         return legal
 
     def _hungry(self, state: State) -> list[int]:
@@ -232,21 +297,25 @@ class CatsAndDogsRules(Rules):
     def _card_targets(
         self, state: State, seat: int, card: str, hungry: list[int] | None = None
     ) -> list[str]:
-        """C14: every legal way to play ``card``; none → the card cannot be played.
-        Only animals in play are ever touched (C15), and changing nothing is no target."""
+        """C14: every legal way to play ``card``; none → the card cannot be played."""
+        return [ACTIONS[i] for i in self._card_target_ids(state, seat, card, hungry)]
+
+    def _card_target_ids(
+        self, state: State, seat: int, card: str, hungry: list[int] | None = None
+    ) -> list[int]:
+        """``_card_targets`` as ids. Only animals in play are ever touched (C15), and
+        changing nothing is no target."""
         if hungry is None:
             hungry = self._hungry(state)
         food, markers = state.food, state.markers
         if card == "shoo":  # C20a: anyone's marker
-            return [f"shoo:{a}:{s}" for a in hungry for s in sorted(set(markers[a]))]
+            return [SHOO_ID[a][s] for a in hungry for s in sorted(set(markers[a]))]
         if card == "wander":  # C20b: own marker to a free square elsewhere
             roomy = [b for b in hungry if self._has_room(state, b)]
-            return [
-                f"wander:{a}:{b}" for a in hungry if seat in markers[a] for b in roomy if b != a
-            ]
+            return [WANDER_ID[a][b] for a in hungry if seat in markers[a] for b in roomy if b != a]
         if card == "switch":  # C20c: own marker ↔ another player's on a different animal
             return [
-                f"switch:{a}:{b}:{s}"
+                SWITCH_ID[a][b][s]
                 for a in hungry
                 if seat in markers[a]
                 for b in hungry
@@ -255,10 +324,10 @@ class CatsAndDogsRules(Rules):
                 if s != seat
             ]
         if card == "snatch":  # C20d
-            return [f"snatch:{a}:{c}" for a in hungry for c in sorted(set(food[a]))]
+            return [SNATCH_ID[a][c] for a in hungry for c in sorted(set(food[a]))]
         if card == "bowl":  # C20e: the receiver may become sated
             return [
-                f"bowl:{a}:{c}:{b}"
+                BOWL_ID[a][c][b]
                 for a in hungry
                 for c in sorted(set(food[a]))
                 for b in hungry
@@ -266,7 +335,7 @@ class CatsAndDogsRules(Rules):
             ]
         if card == "trade":  # C20f: two different cards, one order only (a < b)
             return [
-                f"trade:{a}:{c}:{b}:{d}"
+                TRADE_ID[a][c][b][d]
                 for a in hungry
                 for c in sorted(set(food[a]))
                 for b in hungry
@@ -276,15 +345,15 @@ class CatsAndDogsRules(Rules):
             ]
         if card == "swap":  # C20g: not two empty or identical plates
             return [
-                f"swap:{a}:{b}"
+                SWAP_ID[a][b]
                 for a in hungry
                 for b in hungry
                 if b > a and sorted(food[a]) != sorted(food[b])
             ]
         if card == "clean":  # C20h: not an empty bowl
-            return [f"clean:{a}" for a in hungry if food[a]]
+            return [CLEAN_ID[a] for a in hungry if food[a]]
         if card == "helping":  # C20i: two feedings need two cards
-            return ["helping"] if len(state.pile) >= 2 else []
+            return [HELPING_ID] if len(state.pile) >= 2 else []
         raise AssertionError(card)
 
     # ---- moves ----------------------------------------------------------------------
@@ -304,24 +373,41 @@ class CatsAndDogsRules(Rules):
         elif phase == "more":
             ok = action == "more" or action == "stop"
         elif head in CARD_NAMES and head in state.hands[seat]:
-            ok = action in self._card_targets(state, seat, head)
+            ok = ACTION_ID.get(action) in self._card_target_ids(state, seat, head)
         else:
             ok = action == "draw"
         if not ok:
             raise IllegalAction(self._why_not(state, seat, action, head))
+        events: list[dict] = []
+        self._step(state, seat, ACTION_ID[action], events)
+        return events
 
-        if phase == "mark":
-            return self._mark(state, seat, a)
-        if phase == "feed":
-            return self._place(state, seat, a, drawn=True)
-        if action == "more":  # C12: the next card goes on the same animal
-            return self._place(state, seat, state.target, drawn=False)
-        if action == "stop":
-            events = [event("stopped", seat=seat, animal=state.target)]
-            return events + self._feeding_done(state, seat)
-        if action == "draw":
-            return self._draw(state, seat)
-        return self._play_card(state, seat, head, action.split(":")[1:])
+    def apply_id(self, state: State, seat: int, action: int) -> None:
+        """``apply`` for playouts: a legal action id (not checked), no events built."""
+        self._step(state, seat, action, None)
+
+    def _step(self, state: State, seat: int, action: int, events: list | None) -> None:
+        """Carry out a legal action (an id); ``events`` None: a playout, nothing is
+        reported. Both paths run this one code, so they leave the same state."""
+        step, a, x, b, y = DECODED[action]
+        if step == MARK:  # C9
+            state.markers[a].append(seat)
+            state.supply[seat] -= 1
+            state.phase = "play"
+            if events is not None:
+                events.append(event("marked", seat=seat, animal=a))
+        elif step == FEED:
+            self._place(state, seat, a, True, events)
+        elif step == MORE:  # C12: the next card goes on the same animal
+            self._place(state, seat, state.target, False, events)
+        elif step == STOP:
+            if events is not None:
+                events.append(event("stopped", seat=seat, animal=state.target))
+            self._feeding_done(state, seat, events)
+        elif step == DRAW:
+            self._draw(state, seat, events)
+        else:
+            self._play_card(state, seat, step, a, x, b, y, events)
 
     def _why_not(self, state: State, seat: int, action: str, head: str) -> str:
         """A reason a player can read, for an action that is not legal now."""
@@ -337,109 +423,118 @@ class CatsAndDogsRules(Rules):
             name = CARD_NAMES[head]
             if head not in state.hands[seat]:
                 return f"You have no {name} card."
-            if not self._card_targets(state, seat, head):
+            if not self._card_target_ids(state, seat, head):
                 return f"{name} has no legal target now."
             return f"{name} cannot do that (sated animals are out of reach)."
         return "Feed (draw) or play one of your action cards."
 
-    def _mark(self, state: State, seat: int, a: int) -> list[dict]:
-        state.markers[a].append(seat)
-        state.supply[seat] -= 1
-        state.phase = "play"
-        return [event("marked", seat=seat, animal=a)]
-
-    def _draw(self, state: State, seat: int) -> list[dict]:
+    def _draw(self, state: State, seat: int, events: list | None) -> None:
         """C11: the drawn card is seen by everyone before it is placed."""
         state.drawn = state.pile.pop(0)
         state.phase = "feed"
-        return [event("drew", seat=seat, card=state.drawn)]
+        if events is not None:
+            events.append(event("drew", seat=seat, card=state.drawn))
 
-    def _place(self, state: State, seat: int, a: int, *, drawn: bool) -> list[dict]:
+    def _place(self, state: State, seat: int, a: int, drawn: bool, events: list | None) -> None:
         card = state.drawn if drawn else state.pile.pop(0)
         state.drawn = None
         state.target = a
-        state.food[a].append(card)
-        events = [event("fed", seat=seat, animal=a, card=card)]
-        if len(state.food[a]) == SATED:
-            events.append(event("sated", animal=a))
+        plate = state.food[a]
+        plate.append(card)
+        if events is not None:
+            events.append(event("fed", seat=seat, animal=a, card=card))
+            if len(plate) == SATED:
+                events.append(event("sated", animal=a))
         # C16: the game ends at once, even in the middle of a feeding.
         if self._ended(state):
-            return events + self._finish(state)
+            self._finish(state, events)
         # C13: a feeding stops when its animal holds 4 cards or takes its fifth.
-        if len(state.food[a]) >= TURN_LIMIT:
-            return events + self._feeding_done(state, seat)
-        state.phase = "more"
-        return events
+        elif len(plate) >= TURN_LIMIT:
+            self._feeding_done(state, seat, events)
+        else:
+            state.phase = "more"
 
-    def _feeding_done(self, state: State, seat: int) -> list[dict]:
+    def _feeding_done(self, state: State, seat: int, events: list | None) -> None:
         if state.helps:  # C20i: the second feeding, on another animal
             state.helps -= 1
             state.skip = state.target
             state.target = None
-            return self._draw(state, seat)
-        return self._next_turn(state)
+            self._draw(state, seat, events)
+        else:
+            self._next_turn(state, events)
 
-    def _play_card(self, state: State, seat: int, card: str, args: list[str]) -> list[dict]:
-        """C14: carry the card out and discard it; no card replaces it."""
+    def _play_card(
+        self, state: State, seat: int, step: int, a, x, b, y, events: list | None
+    ) -> None:
+        """C14: carry the card out and discard it; no card replaces it. The targets are
+        ``DECODED``'s: the first animal ``a``, the second ``b``, a seat or food card
+        ``x`` and the other food card ``y``."""
+        card = CARD_OF_STEP[step]
         state.hands[seat].remove(card)
-        nums = [int(t) if t.isdigit() else t for t in args]
         food, markers = state.food, state.markers
-        ev = event("action", seat=seat, card=card)
-        if card == "shoo":  # C20a
-            a, owner = nums
-            markers[a].remove(owner)
-            state.supply[owner] += 1
-            ev.update(animal=a, owner=owner)
-        elif card == "wander":  # C20b
-            a, b = nums
+        ev = None if events is None else event("action", seat=seat, card=card)
+        if step == SHOO:  # C20a
+            markers[a].remove(x)
+            state.supply[x] += 1
+            if ev is not None:
+                ev.update(animal=a, owner=x)
+        elif step == WANDER:  # C20b
             markers[a].remove(seat)
             markers[b].append(seat)
-            ev.update(animal=a, dest=b)  # not "to": that key is the event's audience
-        elif card == "switch":  # C20c
-            a, b, other = nums
-            markers[a][markers[a].index(seat)] = other
-            markers[b][markers[b].index(other)] = seat
-            ev.update(animal=a, other_animal=b, owner=other)
-        elif card == "snatch":  # C20d
-            a, c = nums
-            food[a].remove(c)
-            state.discard.append(c)
-            ev.update(animal=a, food=c)
-        elif card == "bowl":  # C20e
-            a, c, b = nums
-            food[a].remove(c)
-            food[b].append(c)
-            ev.update(animal=a, food=c, dest=b)
-        elif card == "trade":  # C20f
-            a, c, b, d = nums
-            food[a][food[a].index(c)] = d
-            food[b][food[b].index(d)] = c
-            ev.update(animal=a, food=c, other_animal=b, other_food=d)
-        elif card == "swap":  # C20g
-            a, b = nums
+            if ev is not None:
+                ev.update(animal=a, dest=b)  # not "to": that key is the event's audience
+        elif step == SWITCH:  # C20c
+            markers[a][markers[a].index(seat)] = x
+            markers[b][markers[b].index(x)] = seat
+            if ev is not None:
+                ev.update(animal=a, other_animal=b, owner=x)
+        elif step == SNATCH:  # C20d
+            food[a].remove(x)
+            state.discard.append(x)
+            if ev is not None:
+                ev.update(animal=a, food=x)
+        elif step == BOWL:  # C20e
+            food[a].remove(x)
+            food[b].append(x)
+            if ev is not None:
+                ev.update(animal=a, food=x, dest=b)
+        elif step == TRADE:  # C20f
+            food[a][food[a].index(x)] = y
+            food[b][food[b].index(y)] = x
+            if ev is not None:
+                ev.update(animal=a, food=x, other_animal=b, other_food=y)
+        elif step == SWAP:  # C20g
             food[a], food[b] = food[b], food[a]
-            ev.update(animal=a, other_animal=b)
-        elif card == "clean":  # C20h
-            (a,) = nums
+            if ev is not None:
+                ev.update(animal=a, other_animal=b)
+        elif step == CLEAN:  # C20h
             state.discard.extend(food[a])
-            ev.update(animal=a, food=food[a])
+            if ev is not None:
+                ev.update(animal=a, food=food[a])
             food[a] = []
-        elif card == "helping":  # C20i: two feedings, the first drawn at once
+        else:  # C20i Second helping: two feedings, the first drawn at once
             state.helps = 1
-            return [ev, *self._draw(state, seat)]
-        events = [ev]
-        if card == "bowl" and len(food[nums[2]]) == SATED:
-            events.append(event("sated", animal=nums[2]))
+            if events is not None:
+                events.append(ev)
+            self._draw(state, seat, events)
+            return
+        if events is not None:
+            events.append(ev)
+        if step == BOWL and len(food[b]) == SATED:
+            if events is not None:
+                events.append(event("sated", animal=b))
             if self._ended(state):  # C16: Pass the bowl can sate the second-last animal
-                return events + self._finish(state)
-        return events + self._next_turn(state)
+                self._finish(state, events)
+                return
+        self._next_turn(state, events)
 
-    def _next_turn(self, state: State) -> list[dict]:
+    def _next_turn(self, state: State, events: list | None) -> None:
         state.turn = (state.turn + 1) % state.n  # C8: clockwise
         state.target = state.skip = None
         state.helps = 0
         state.phase = "mark" if self._can_mark(state, state.turn) else "play"
-        return [event("turn", seat=state.turn)]
+        if events is not None:
+            events.append(event("turn", seat=state.turn))
 
     def _ended(self, state: State) -> str | None:
         """C16: all animals but one sated, or the last food card placed."""
@@ -449,12 +544,12 @@ class CatsAndDogsRules(Rules):
             return "food"
         return None
 
-    def _finish(self, state: State) -> list[dict]:
+    def _finish(self, state: State, events: list | None) -> None:
         state.phase, state.reason = "over", self._ended(state)
         state.target = state.skip = None
         state.helps = 0
-        result = self.outcome(state)
-        return [event("over", reason=state.reason, **result)]
+        if events is not None:
+            events.append(event("over", reason=state.reason, **self.outcome(state)))
 
     # ---- scoring and views ----------------------------------------------------------
 

@@ -25,13 +25,16 @@ choice of 3 cards out of 8 is 56 actions at once, three choices of at most 8 kee
 branching small for search and the buttons few. ``apply`` still takes the three-card form
 ``pass:a,b,c`` (any order) from a seat that has chosen nothing yet, so the move logs of
 older matches replay.
-* A random deal is one draw from the deal's ``rng_for`` generator, decoded with tables.
+* A random deal is one draw from the deal's ``rng_for`` generator, decoded with tables;
+  ``deal_draw`` makes that draw without ``random.Random``'s Python layers (the same
+  number: a random playout deals every sixteen actions or so).
 * The state is a small object with ``__slots__``; ``dump`` turns it into plain JSON
   (cards as ints, hands as 32-bit masks).
 """
 
 from __future__ import annotations
 
+import _random
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
@@ -39,6 +42,14 @@ from itertools import accumulate, combinations
 from math import comb, factorial
 
 from .base import IllegalAction, Rules, event, ranks_from, rng_for
+
+try:  # the SHA-512 that random.Random.seed hashes a string seed with (no OpenSSL call)
+    from _sha2 import sha512  # Python 3.12 and later
+except ImportError:  # pragma: no cover - depends on the Python build
+    try:
+        from _sha512 import sha512  # Python 3.11
+    except ImportError:
+        from hashlib import sha512
 
 # --- cards (S1, S2) ---------------------------------------------------------------------
 
@@ -206,7 +217,35 @@ def deposit(mask: int, pattern: int) -> int:
 
 def random_deal(rng) -> list[int]:
     """S5: four uniformly random hands of 8 (masks, in dealing order) from ``rng``."""
-    rest, first = divmod(rng.randrange(N_DEALS), HALVES)
+    return decode_deal(rng.randrange(N_DEALS))
+
+
+# ``deal_draw(seed, n)`` is ``rng_for(seed, "deal", n).randrange(N_DEALS)`` without its
+# Python layers (a deal ends every few actions of a random playout, and building the
+# generator was a good part of its cost): the same string seed hashed the same way
+# (``random.Random.seed``, version 2), put straight into the C generator, and the same
+# rejection loop as ``randrange``. tests/engines/test_smoking_cat.py checks it against
+# rng_for, so a stored match deals exactly as before.
+DEAL_BITS = N_DEALS.bit_length()
+_new_random = random.Random.__new__
+_seed_random = _random.Random.seed
+
+
+def deal_draw(seed: int, deal: int) -> int:
+    key = f"{seed}:deal:{deal}".encode()
+    rng = _new_random(random.Random)
+    _seed_random(rng, int.from_bytes(key + sha512(key).digest(), "big"))
+    bits = rng.getrandbits
+    draw = bits(DEAL_BITS)
+    while draw >= N_DEALS:
+        draw = bits(DEAL_BITS)
+    return draw
+
+
+def decode_deal(number: int) -> list[int]:
+    """The hands (masks, in dealing order) of the deal numbered ``number`` in
+    [0, N_DEALS): every deal has exactly one number."""
+    rest, first = divmod(number, HALVES)
     team, second = divmod(rest, HALVES)
     low = bisect_right(TEAM_START, team) - 1  # how many of the 16 are low cards
     i, j = divmod(team - TEAM_START[low], COMB16[16 - low])
@@ -306,17 +345,18 @@ class SmokingCatRules(Rules):
         """S5: 32 cards clockwise from the dealer's left, 8 each; then passing (S6)."""
         if st.decks:  # a stacked deck: card i goes to seat (dealer + 1 + i) mod 4
             dealt = deal_masks(unpack_deck(st.decks.pop(0)))
-        else:
-            dealt = random_deal(rng_for(st.seed, "deal", st.deal))
-        first = st.dealer + 1
-        st.hands = [dealt[(s - first) & 3] for s in range(N_SEATS)]
+        else:  # the same deal as random_deal(rng_for(st.seed, "deal", st.deal))
+            dealt = decode_deal(deal_draw(st.seed, st.deal))
+        first = (st.dealer + 1) & 3
+        # seat s gets dealt[(s - first) mod 4]: the dealing order rotated to the seats
+        st.hands = dealt[4 - first :] + dealt[: 4 - first] if first else dealt
         st.phase = PASS
-        st.passes = [0] * N_SEATS
+        st.passes = [0, 0, 0, 0]
         st.passed = 0
-        st.turn = st.leader = first & 3  # S7 (used once passing is over)
+        st.turn = st.leader = first  # S7 (used once passing is over)
         st.trick = []
-        st.points = [0] * N_SEATS
-        st.taken = [0] * N_SEATS
+        st.points = [0, 0, 0, 0]
+        st.taken = [0, 0, 0, 0]
         st.ober = -1
         st.last = None
 
@@ -378,9 +418,20 @@ class SmokingCatRules(Rules):
                 held = hand >> (lead << 3) & 255
                 if held:
                     return SUIT_IDS_THROW[lead][held][:]
-            return play_ids(hand)
+            return [
+                *_I0[hand & 255],
+                *_I1[hand >> 8 & 255],
+                *_I2[hand >> 16 & 255],
+                *_I3T[hand >> 24],
+            ]
         if phase == PASS and seat in PASS_TO_ACT[state.passed]:
-            return pass_ids(state.hands[seat])
+            hand = state.hands[seat]  # pass_ids, inline
+            return [
+                *_J0[hand & 255],
+                *_J1[hand >> 8 & 255],
+                *_J2[hand >> 16 & 255],
+                *_J3[hand >> 24],
+            ]
         return []
 
     def apply_id(self, state: State, seat: int, action: int) -> None:
@@ -393,10 +444,20 @@ class SmokingCatRules(Rules):
                 state.turn = (seat + 1) & 3
             else:
                 self._end_trick(state, None)
-        elif action == THROW_ID:
-            self._throw(state, seat, None)
+        elif action > THROW_ID:  # S6: one card set aside to pass (_choose_pass, inline)
+            bit = 1 << (action - PASS_ID)
+            state.hands[seat] ^= bit
+            passes = state.passes
+            chosen = passes[seat] = passes[seat] | bit
+            if chosen.bit_count() == PASS_SIZE:
+                passed = state.passed = state.passed | 1 << seat
+                if passed == 15:  # S6: play starts once all four have passed
+                    h0, h1, h2, h3 = state.hands
+                    p0, p1, p2, p3 = passes
+                    state.hands = [h0 | p3, h1 | p0, h2 | p1, h3 | p2]
+                    state.phase = PLAY
         else:
-            self._choose_pass(state, seat, 1 << (action - PASS_ID), None)
+            self._throw(state, seat, None)
 
     # -- apply ----------------------------------------------------------------------------
 
@@ -487,8 +548,8 @@ class SmokingCatRules(Rules):
 
     def _choose_pass(self, st: State, seat: int, mask: int, events: list | None) -> list | None:
         """S6: cards (a checked mask) set aside face down for the left neighbour; with the
-        third, the seat has passed. (The one-card action of a move runs inline in
-        ``apply``; this serves playouts and the three-card form of old logs.)"""
+        third, the seat has passed. (The one-card action runs inline in ``apply`` and
+        in ``apply_id``; this serves the three-card form of old logs.)"""
         st.hands[seat] ^= mask
         st.passes[seat] |= mask
         if st.passes[seat].bit_count() < PASS_SIZE:
@@ -570,7 +631,8 @@ class SmokingCatRules(Rules):
         rest = h0 | h1 | h2 | h3
         for card in st.trick:
             rest |= 1 << card
-        pts = mask_points(rest) + LAST_TRICK
+        # mask_points(rest), inline
+        pts = HEART_POINTS[rest >> 8 & 255] + (10 if rest & OBER_BIT else 0) + LAST_TRICK
         st.points[seat] += pts
         st.taken[seat] |= rest
         if rest & OBER_BIT:

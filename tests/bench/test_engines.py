@@ -32,10 +32,16 @@ def test_bench_prints_one_line_per_game_then_hearts_the_loop_and_the_fast_path(c
         assert re.fullmatch(rf"{slug} fast playouts/s={NUMBER} us/action={NUMBER}", line), line
     if hearts:
         line = rest.pop(0)
-        assert re.fullmatch(rf"openspiel_hearts fast playouts/s={NUMBER} us/action={NUMBER}", line)
+        assert re.fullmatch(
+            rf"openspiel_hearts fast playouts/s={NUMBER} us/action={NUMBER}"
+            rf" us/decision={NUMBER}",
+            line,
+        ), line
         line = rest.pop(0)
         assert re.fullmatch(
-            rf"smoking_cat/openspiel_hearts us/action_ratio={NUMBER} playout_ratio={NUMBER}", line
+            rf"smoking_cat/openspiel_hearts us/action_ratio={NUMBER}"
+            rf" us/decision_ratio={NUMBER} playout_ratio={NUMBER}",
+            line,
         ), line
     assert rest == []
 

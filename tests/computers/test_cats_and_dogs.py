@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 from bench.arena import play
 from games.computers import RandomStrategy, act
-from games.computers.cats_and_dogs import STRATEGIES, playout_action, playout_card
+from games.computers.cats_and_dogs import (
+    STRATEGIES,
+    game_rollout,
+    playout_action,
+    playout_card,
+    playout_id,
+)
 from games.engines.cats_and_dogs import CARD_NAMES, RULES
 from games.engines.cats_and_dogs_data import ANIMALS
 
@@ -15,6 +25,7 @@ HEURISTIC = STRATEGIES["heuristic"]
 ID = {a.name: i for i, a in enumerate(ANIMALS)}
 LAYOUT = [ID["Max"], ID["Clarence"], ID["Rex"], ID["Luna"]]  # dog, cat, dog, cat
 MAX, CLARENCE, REX, LUNA = range(4)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def game(**options):
@@ -163,3 +174,75 @@ def test_playout_spends_a_card_freely_when_the_food_runs_out_C16():
         food=["f1"],
     )
     assert played(state) == f"clean:{CLARENCE}"
+
+
+# -- the search's fast path: integer actions, no events -------------------------------
+
+
+def test_playouts_on_the_fast_path_end_as_on_the_string_path():
+    """Issue 27: the search plays its playouts with integer actions and ``apply_id``;
+    the same seed leaves the same final state as the same playout through ``apply`` with
+    the action strings (and every state between is the same too)."""
+    for n in range(2, 7):
+        for seed in range(10):
+            slow, fast = R.setup(n, seed), R.setup(n, seed)
+            slow_rng, fast_rng = random.Random(seed), random.Random(seed)
+            while seats := R.to_act(slow):
+                assert R.to_act(fast) == seats
+                seat = seats[0]
+                action = playout_id(R, fast, seat, fast_rng)
+                assert R.legal_ids(fast, seat) == [
+                    R.action_id(a) for a in R.legal_actions(slow, seat)
+                ]
+                R.apply(slow, seat, playout_action(R, slow, seat, slow_rng))
+                R.apply_id(fast, seat, action)
+                assert R.dump(fast) == R.dump(slow)
+            assert R.to_act(fast) == [] and R.outcome(fast) == R.outcome(slow)
+            state = R.setup(n, seed)
+            assert game_rollout(R, state, 0, random.Random(seed)) == R.utilities(slow)[0]
+            assert R.dump(state) == R.dump(slow)
+
+
+def test_playouts_build_no_events_nor_action_strings(monkeypatch):
+    """The playout path never reaches the code that builds events or names actions."""
+    import games.engines.cats_and_dogs as engine
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a playout built an event or an action string")
+
+    monkeypatch.setattr(engine, "event", refuse)
+    monkeypatch.setattr(engine, "ACTIONS", None)  # legal_actions and action_str need it
+    for n in (2, 4, 6):
+        state = R.setup(n, n)
+        game_rollout(R, state, 0, random.Random(n))
+        assert R.to_act(state) == []
+
+
+def test_playouts_do_not_depend_on_the_process_hash_seed():
+    """The search's choice depends only on its seed (search.py), in any process: a
+    playout's result must not follow the iteration order of a set of strings, which
+    changes with PYTHONHASHSEED."""
+    script = (
+        "import json, random\n"
+        "from games.engines.cats_and_dogs import RULES as R\n"
+        "from games.computers.cats_and_dogs import game_rollout\n"
+        "out = []\n"
+        "for n in (2, 4, 6):\n"
+        "    for seed in range(8):\n"
+        "        state = R.setup(n, seed)\n"
+        "        game_rollout(R, state, 0, random.Random(seed))\n"
+        "        out.append(R.dump(state))\n"
+        "print(json.dumps(out))\n"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": str(hash_seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        ).stdout
+        for hash_seed in (1, 2, 3)
+    ]
+    assert runs[0] == runs[1] == runs[2]

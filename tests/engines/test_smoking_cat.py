@@ -682,6 +682,23 @@ def test_every_deal_is_shuffled_from_rng_for():
     assert RULES.dump(plain)["hands"] == RULES.dump(stacked_)["hands"]
 
 
+def test_deals_are_drawn_as_rng_for_draws_them():
+    """The engine draws a deal without random.Random's Python layers (a random playout
+    deals every few actions): the same number as rng_for(seed, "deal", n).randrange, so
+    a stored match deals exactly as it did, and the same hands, rotated to the seats."""
+    from games.engines.base import rng_for
+
+    for seed in (0, 1, 7, 2**31 - 1, 2**47 + 3, 10**17):
+        for deal in range(1, 25):
+            number = rng_for(seed, "deal", deal).randrange(sc.N_DEALS)
+            assert sc.deal_draw(seed, deal) == number
+            assert sc.decode_deal(number) == sc.random_deal(rng_for(seed, "deal", deal))
+        for dealer in range(4):
+            dealt = sc.random_deal(rng_for(seed, "deal", 1))
+            hands = RULES.setup(4, seed, {"dealer": dealer}).hands
+            assert hands == [dealt[(s - dealer - 1) % 4] for s in range(4)]
+
+
 def test_actions_are_short_and_state_is_small():
     assert all(len(a.encode()) <= 40 for a in sc.PASS_MASK)
     assert all(len(a.encode()) <= 40 for a in sc.ACTIONS)
