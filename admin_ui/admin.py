@@ -1,11 +1,13 @@
 """The Django admin: staff accounts, players, leagues, games, seats, moves, ratings and
-the moderation log. Moderator actions (ban, abort, seat to computer, flag not rated,
-Smoking Cat letters) ask for a reason, need their own permission and are logged."""
+the moderation log. Moderator actions (ban, abort, seat to computer, flag not rated, and
+the moves a game declares for moderators) ask for a reason, need their own permission and
+are logged."""
 
 from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.options import IS_POPUP_VAR
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
@@ -14,10 +16,12 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from games import catalog
+from games.capabilities import ModeratorMove
 from games.leagues import services as leagues
 from games.leagues.models import League, LeagueChat, LeagueMember, Season
 from games.moderation import services as moderation
-from games.moderation.models import ModerationAction, ModerationKind
+from games.moderation.models import ModerationAction, ModerationKind, kind_label
 from games.play.errors import GameError
 from games.play.models import ENDED_STATUSES, Game, Move, Player, Seat
 from games.ratings import display
@@ -58,14 +62,14 @@ def moderate(modeladmin, request, queryset, *, kind, perform, form_class=ReasonF
                     "%(action)s: done for %(count)d items.",
                     done,
                 )
-                % {"action": ModerationKind(kind).label, "count": done},
+                % {"action": kind_label(kind), "count": done},
                 messages.SUCCESS,
             )
         return None  # back to the list
     opts = modeladmin.model._meta
     context = {
         **modeladmin.admin_site.each_context(request),
-        "title": ModerationKind(kind).label.capitalize(),
+        "title": kind_label(kind).capitalize(),
         "kind": kind,
         "objects": list(queryset),
         "form": form,
@@ -91,9 +95,6 @@ class PermissionsMixin:
 
     def has_flag_permission(self, request) -> bool:
         return moderation.allowed(request.user, ModerationKind.FLAG_NOT_RATED)
-
-    def has_letters_permission(self, request) -> bool:
-        return moderation.allowed(request.user, ModerationKind.AWARD_LETTER)
 
 
 class SecretLookupsMixin:
@@ -492,7 +493,7 @@ class SeatAdmin(SecretLookupsMixin, PermissionsMixin, ReadOnlyAdmin):
     list_select_related = ("game", "player")
     fields = ("game", "number", "player", "strategy", "replaced_by_computer", "timeouts")
     readonly_fields = fields
-    actions = ["seat_to_computer", "award_letter", "remove_letter"]
+    actions = ["seat_to_computer"]
 
     @admin.display(description=_("game status"), ordering="game__status")
     def game_status(self, obj) -> str:
@@ -512,29 +513,33 @@ class SeatAdmin(SecretLookupsMixin, PermissionsMixin, ReadOnlyAdmin):
             ),
         )
 
-    @admin.action(description=_("Award a Smoking Cat letter (S17)"), permissions=["letters"])
-    def award_letter(self, request, queryset):
+    def get_actions(self, request):
+        """The generic actions, then one per moderator move a game declares (its stored
+        value names the action), for staff with the move's permission."""
+        actions = super().get_actions(request)
+        if IS_POPUP_VAR not in request.GET:
+            for move in catalog.moderator_moves():
+                if moderation.allowed(request.user, move.value):
+                    actions[move.value] = (game_move_action(move), move.value, move.description)
+        return actions
+
+
+def game_move_action(move: ModeratorMove):
+    """The admin action of a game's moderator move on the selected seats."""
+
+    def action(modeladmin, request, queryset):
         return moderate(
-            self,
+            modeladmin,
             request,
             queryset.select_related("game"),
-            kind=ModerationKind.AWARD_LETTER,
-            perform=lambda seat, user, data: moderation.award_letter(
-                seat.game, seat.number, by=user, reason=data["reason"]
+            kind=move.value,
+            perform=lambda seat, user, data: moderation.game_move(
+                seat.game, seat.number, move.value, by=user, reason=data["reason"]
             ),
         )
 
-    @admin.action(description=_("Remove a Smoking Cat letter (S17)"), permissions=["letters"])
-    def remove_letter(self, request, queryset):
-        return moderate(
-            self,
-            request,
-            queryset.select_related("game"),
-            kind=ModerationKind.REMOVE_LETTER,
-            perform=lambda seat, user, data: moderation.remove_letter(
-                seat.game, seat.number, by=user, reason=data["reason"]
-            ),
-        )
+    action.__name__ = move.value
+    return action
 
 
 @admin.register(Move)

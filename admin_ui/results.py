@@ -1,6 +1,6 @@
 """A game's result as moderators read it in the admin: a table of its seats, best first,
-with each seat's place and score (letters, fewer is better, where a game is played for
-letters), instead of the stored JSON."""
+with each seat's place and score (under the heading its game gives scores that are not
+points: ``GameKind.scoring``), instead of the stored JSON."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def result_table(game: Game):
     except ValueError:  # a stored result without ranks: show what there is
         return format_html("<code>{}</code>", game.result)
     lines.sort(key=lambda s: (s.rank is None, s.rank or 0, s.number))
-    score = _("Letters (fewer is better)") if game.kind.plays_for_letters else _("Score")
+    score = game.kind.scoring.heading or _("Score")
     head = format_html(
         "<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
         _("Place"),

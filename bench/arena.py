@@ -98,7 +98,7 @@ def win_rate(slug: str, games: int, n: int, heuristic: bool) -> float:
         hero = i % n
         if heuristic:
             players[hero] = kind.strategy("heuristic")
-        wins += play(rules, n, 10_000 + i, players)["ranks"][hero] == 1
+        wins += play(rules, n, 10_000 + i, players).ranks[hero] == 1
     return wins / games
 
 
@@ -149,8 +149,8 @@ def play_games(slug: str, n: int, hero: str, opponent: str, games: list[int]) ->
         results.append(
             {
                 "seat": seat,
-                "ranks": outcome["ranks"],
-                "scores": outcome["scores"],
+                "ranks": list(outcome.ranks),
+                "scores": list(outcome.scores),
                 "times": result["times"],
             }
         )

@@ -28,7 +28,7 @@ _PLAIN = re.compile(r"^([nsLr]):(.*)$", re.S)
 # Engine actions and menu prefixes are short printable ASCII without spaces.
 _TOKEN = re.compile(r"^[\x21-\x7e]{0,40}$")
 _LOBBY_OP = re.compile(r"^(?:[jxsq]|c[enh]?|[rk]\d{1,2}|v\d{1,2}[enh])$")
-# A computer level in a lobby button: one letter each.
+# A computer level in a lobby button: one character each.
 LEVEL_CODES = {"easy": "e", "normal": "n", "hard": "h"}
 _LEVEL_NAMES = {code: name for name, code in LEVEL_CODES.items()}
 

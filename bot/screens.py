@@ -75,9 +75,7 @@ class GameScreens:
         return self._events
 
     def _ctx(self, seat: int | None, legal: list[str]) -> Ctx:
-        events = seen_by(self.recent_events(), seat)
-        if hasattr(self.render, "recent"):
-            events = self.render.recent(events)
+        events = self.render.recent(seen_by(self.recent_events(), seat))
         humans_to_act = [n for n in self.to_act() if not self.seat(n).is_computer]
         return Ctx(
             game_id=self.game.pk,

@@ -22,6 +22,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.capabilities import LeagueOption, ModeratorMove, Progress, Scoring
+from games.capabilities import smoking_cat as smoking_cat_capabilities
 from games.computers import Strategy, strategies
 
 TELEGRAM = "telegram"
@@ -51,8 +53,13 @@ class GameKind:
     private_hands: bool = True
     # Whether a table may let the server play a human's move when it is the only one (B15).
     auto_play: bool = False
-    # Game options taken from the league a game is played in: option -> League field.
-    league_options: Mapping[str, str] = field(default_factory=dict)
+    # What the game adds to the generic code (``games.capabilities``): options taken from
+    # the league a game is played in, the moves moderators may make, how scores read,
+    # what a league's page shows of a running match.
+    league_options: tuple[LeagueOption, ...] = ()
+    moderator_moves: tuple[ModeratorMove, ...] = ()
+    scoring: Scoring = field(default_factory=Scoring)
+    progress: Progress | None = None
     summary: tuple[Promise | str, ...] = ()  # the rules in short, a paragraph each
     # Where the rule book is silent, what we decided: (clause ID, text).
     interpretations: tuple[tuple[str, Promise | str], ...] = ()
@@ -76,11 +83,9 @@ class GameKind:
     def max_players(self) -> int:
         return self.rules.max_players
 
-    @property
-    def plays_for_letters(self) -> bool:
-        """Whether a match is played for the letters of a word, which moderators may award
-        and remove (S15, S17)."""
-        return hasattr(self.rules, "adjust_letters")
+    def moderator_move(self, value: str) -> ModeratorMove | None:
+        """The moderator's move this game declares under a stored value, or None."""
+        return next((move for move in self.moderator_moves if move.value == value), None)
 
     def strategies(self) -> dict[str, Strategy]:
         return _strategies(self.computers)
@@ -147,6 +152,20 @@ def choices() -> list[tuple[str, Any]]:
     """``(slug, name)`` pairs for model fields and forms (a callable, so that a new game
     needs no migration)."""
     return [(kind.slug, kind.name) for kind in _GAMES.values()]
+
+
+def moderator_moves() -> tuple[ModeratorMove, ...]:
+    """Every game's moderator moves, in catalog order, each value once."""
+    found: dict[str, ModeratorMove] = {}
+    for kind in _GAMES.values():
+        for move in kind.moderator_moves:
+            found.setdefault(move.value, move)
+    return tuple(found.values())
+
+
+def moderator_move(value: str) -> ModeratorMove | None:
+    """The moderator's move some game declares under a stored value, or None."""
+    return next((move for move in moderator_moves() if move.value == value), None)
 
 
 def find(text: str) -> GameKind | None:
@@ -223,8 +242,12 @@ register(
         },
         aliases=("smokingcat", "smoking"),
         turn_seconds=60,
-        # S15: a match plays for the letters of its league's word.
-        league_options={"word": "game_word"},
+        # S15-S17: played for the letters of the league's word, fewer is better, and
+        # moderators may award and remove letters.
+        league_options=smoking_cat_capabilities.LEAGUE_OPTIONS,
+        moderator_moves=smoking_cat_capabilities.MODERATOR_MOVES,
+        scoring=smoking_cat_capabilities.SCORING,
+        progress=smoking_cat_capabilities.PROGRESS,
         summary=(
             _(
                 "4 players, 32 cards in four suits (🍃 leaves, ❤️ hearts, 🔔 bells, 🌰 acorns),"

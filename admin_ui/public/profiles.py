@@ -1,6 +1,6 @@
 """A player's record per game for their public page: games, wins, win rate, average place,
-peak rating, the current streak, the average score (points, or letters where a game is
-played for letters) and head-to-head against the people they meet most.
+peak rating, the current streak, the average score (points, or what the game counts
+instead: ``GameKind.scoring``) and head-to-head against the people they meet most.
 
 Everything counts the player's rated games in the overall scope (``RatingChange`` rows
 of their overall rating): the games their rating stands on, each once, whatever league or
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from games import catalog
+from games.capabilities import Scoring
 from games.play.models import Player
 from games.ratings import display
 from games.ratings.models import RatingChange
@@ -43,8 +44,8 @@ class Record:
 
     game_type: str
     name: str
-    # Smoking Cat's score is letters received: fewer is better (S16).
-    letters: bool
+    # How the game's scores read: what they count, and whether fewer is better.
+    scoring: Scoring
     games: int = 0
     wins: int = 0
     ranks: list[int] = field(default_factory=list, repr=False)
@@ -95,9 +96,7 @@ def records(player: Player) -> list[Record]:
                 kind = catalog.get(game_type)
             except catalog.UnknownGame:
                 continue  # a game taken out of the catalog: its old rows have no page
-            record = by_type[game_type] = Record(
-                game_type, str(kind.name), letters=kind.plays_for_letters
-            )
+            record = by_type[game_type] = Record(game_type, str(kind.name), scoring=kind.scoring)
         record.games += 1
         record.wins += rank == 1  # first place, shared on a tie, as in the standings
         record.ranks.append(rank)

@@ -7,6 +7,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import art, catalog
+from games.capabilities import Scoring
 from games.ratings import display
 
 register = template.Library()
@@ -114,10 +115,10 @@ def index(items, i):
 
 
 @register.filter
-def plays_for_letters(game_type: str) -> bool:
-    """Whether a game's score is letters received, where fewer is better (S16), rather
-    than points: its averages get a heading of their own."""
+def scoring(game_type: str) -> Scoring:
+    """How a game's scores read (``GameKind.scoring``): scores that are not points get
+    headings of their own."""
     try:
-        return catalog.get(game_type).plays_for_letters
+        return catalog.get(game_type).scoring
     except catalog.UnknownGame:
-        return False
+        return Scoring()

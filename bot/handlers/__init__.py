@@ -39,7 +39,7 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("standings", commands.standings))
     app.add_handler(CommandHandler("lang", commands.lang))
     app.add_handler(CommandHandler("settings", commands.settings_command))
-    # Buttons, one route per kind (the first letter of the data: see bot.callbacks).
+    # Buttons, one route per kind (the first character of the data: see bot.callbacks).
     app.add_handler(buttons.route("g", buttons.move))  # a move at the table
     app.add_handler(buttons.route("m", buttons.menu))  # a step of a private menu
     app.add_handler(buttons.route("l", buttons.lobby))  # join, leave, computers, start

@@ -1,5 +1,5 @@
 """Every inline button lands here, one route per kind of button (``bot.handlers.register``
-reads as the map: the first letter of the data, documented in ``bot.callbacks``, names the
+reads as the map: the first character of the data, documented in ``bot.callbacks``, names the
 route). Each tap is answered exactly once, at once, with a short toast in the tapper's
 language; the player is the update's user, never the data."""
 

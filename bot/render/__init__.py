@@ -10,6 +10,8 @@ notice(event, ctx) -> str | None          a new group message worth a notificati
 score_label(result, seat, view) -> str    a seat's score in the final result (``view``: the
                                           last public view)
 toast(action, ctx) -> str                 the answer to a tap that made a move
+recent(events) -> events                  the recent events the table shows of those it
+                                          may (``common.every_event``: all of them)
 """
 
 from types import ModuleType

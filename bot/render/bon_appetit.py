@@ -9,8 +9,19 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from bot.keyboard import Button
-from bot.render.common import Ctx, event_lines, header, join, ranking, told, turn_marker
+from bot.render.common import (
+    Ctx,
+    event_lines,
+    every_event,
+    header,
+    join,
+    ranking,
+    told,
+    turn_marker,
+)
 from games.play.result import Result
+
+recent = every_event  # the table shows every recent event
 
 SHOWN_ON_PILE = 6
 SYMBOL = {"cheese": "🧀", "cat": "🐱", "mouse1": "🐭1", "mouse2": "🐭2", "mouse3": "🐭3"}

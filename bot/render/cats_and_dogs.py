@@ -10,9 +10,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from bot.keyboard import Button, grid
-from bot.render.common import DEADLINE, MARKS, Ctx, event_lines, header, join, ranking, told
+from bot.render.common import (
+    DEADLINE,
+    MARKS,
+    Ctx,
+    event_lines,
+    every_event,
+    header,
+    join,
+    ranking,
+    told,
+)
 from bot.render.menus import next_steps
 from games.play.result import Result
+
+recent = every_event  # the table shows every recent event
 
 # What each token after the card's name stands for (the engine's action grammar).
 GRAMMAR = {

@@ -81,6 +81,11 @@ def format_left(deadline: datetime | None, now: datetime) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+def every_event(events: list[dict]) -> list[dict]:
+    """A renderer's ``recent`` for a game whose table shows every recent event."""
+    return events
+
+
 def told(ev: dict, ctx: Ctx, pieces: dict) -> str | None:
     """One event as the game's narration tells it (``games.narration``), its pieces as
     ``pieces`` says they read in Telegram (card family or amount unit -> text)."""

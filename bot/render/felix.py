@@ -6,8 +6,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from bot.keyboard import Button, grid
-from bot.render.common import Ctx, event_lines, header, join, ranking, told, turn_marker
+from bot.render.common import (
+    Ctx,
+    event_lines,
+    every_event,
+    header,
+    join,
+    ranking,
+    told,
+    turn_marker,
+)
 from games.play.result import Result
+
+recent = every_event  # the table shows every recent event
 
 QUICK_RAISES = (1, 2, 5)
 BIDS_PER_PAGE = 40

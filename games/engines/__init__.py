@@ -9,7 +9,9 @@ from __future__ import annotations
 from .base import (
     MAX_ACTION_BYTES,
     IllegalAction,
+    Result,
     Rules,
+    Termination,
     event,
     observations,
     ranks_from,
@@ -20,7 +22,9 @@ from .base import (
 __all__ = [
     "MAX_ACTION_BYTES",
     "IllegalAction",
+    "Result",
     "Rules",
+    "Termination",
     "event",
     "observations",
     "ranks_from",

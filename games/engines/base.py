@@ -12,7 +12,9 @@ Telegram's 64-byte callback data together with a game id and a version).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 MAX_ACTION_BYTES = 40
@@ -66,6 +68,101 @@ def ranks_from(keys: Sequence[Any]) -> list[int]:
     return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
+class Termination(StrEnum):
+    """Why a game ended: the same few words for every game, which the front-ends read
+    instead of each game's own strings. Which of its normal endings a game reached (the
+    last token or no card to flip, B13; the animals sated or the food gone, C16) is the
+    game's own detail, in its events.
+
+    The values are what results, events and states store (JSON); ``REPEATED_POSITION``
+    and ``MOVE_LIMIT`` keep the words that B13a's events and states said before there
+    was a ``Termination`` ("repeat", "flip_limit"), so old rows read the same."""
+
+    NORMAL = "normal"  # the rules' own end
+    REPEATED_POSITION = "repeat"  # a position came back: the game would never end
+    MOVE_LIMIT = "flip_limit"  # the engine's bound on the moves of one game
+    CONCEDED = "conceded"  # a player gave up the part of the game that ended it
+    MODERATOR = "moderator"  # a moderator's move ended it
+
+    @classmethod
+    def of(cls, value: object) -> Termination:
+        """The termination a stored string names; ``NORMAL`` for None or any other word
+        (results stored before they named one, a game's own end reasons)."""
+        try:
+            return cls(value)
+        except ValueError:
+            return cls.NORMAL
+
+    @classmethod
+    def of_event(cls, ev: Mapping[str, Any]) -> Termination:
+        """The termination an end event names. Events stored before they carried one said
+        why in ``reason``, in the words the values keep."""
+        return cls.of(ev.get("termination", ev.get("reason")))
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished game's result, typed (like python-chess's ``Outcome``): each seat's
+    score and place, why the game ended, and the game's own details (F27's cat points,
+    B14's tokens, S16's losers), which stay in ``details``."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]  # 1 is best; tied seats share a rank
+    details: Mapping[str, Any] = field(default_factory=dict)
+    termination: Termination = Termination.NORMAL
+
+    @classmethod
+    def of(
+        cls,
+        scores: Sequence[float],
+        ranks: Sequence[int],
+        termination: Termination = Termination.NORMAL,
+        **details: Any,
+    ) -> Result:
+        return cls(tuple(scores), tuple(ranks), details, termination)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Result:
+        """A stored result. One stored before results named their termination reads as
+        ``NORMAL`` (``games.play.models.Game.outcome`` asks the engine's state first)."""
+        ranks = data.get("ranks")
+        if not isinstance(ranks, list | tuple):
+            raise ValueError("a result needs its ranks")
+        scores = data.get("scores") or [None] * len(ranks)
+        details = {k: v for k, v in data.items() if k not in ("scores", "ranks", "termination")}
+        termination = Termination.of(data.get("termination"))
+        return cls(tuple(scores), tuple(int(r) for r in ranks), details, termination)
+
+    def places(self) -> dict:
+        """Scores, ranks and details, as a final view shows them (JSON-able)."""
+        return {"scores": list(self.scores), "ranks": list(self.ranks), **self.details}
+
+    def to_json(self) -> dict:
+        """What a game's row and its end event store: ``places`` and the termination."""
+        return {**self.places(), "termination": self.termination.value}
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.ranks)
+
+    @property
+    def winners(self) -> list[int]:
+        return [seat for seat, rank in enumerate(self.ranks) if rank == 1]
+
+    def score(self, seat: int) -> float | None:
+        return self.scores[seat] if 0 <= seat < len(self.scores) else None
+
+    def order(self) -> list[int]:
+        """Seats best first (ties in seat order)."""
+        return sorted(range(self.n_seats), key=lambda s: (self.ranks[s], s))
+
+    def detail(self, key: str, seat: int, default: Any = None) -> Any:
+        values = self.details.get(key)
+        if isinstance(values, list | tuple) and 0 <= seat < len(values):
+            return values[seat]
+        return default
+
+
 class Rules:
     """Base class of a game's rules object. Subclasses implement every method below."""
 
@@ -93,9 +190,15 @@ class Rules:
         """What ``seat`` may know (None: a spectator). JSON-able."""
         raise NotImplementedError
 
-    def outcome(self, state: Any) -> dict | None:
-        """None while the game runs, then ``{"scores": [...], "ranks": [...]}``."""
+    def outcome(self, state: Any) -> Result | None:
+        """None while the game runs, then its ``Result``."""
         raise NotImplementedError
+
+    def stored_termination(self, data: dict) -> Termination:
+        """Why the game of a dumped state ended, read from the dump without loading it:
+        for results stored before they named their termination. Games with only one way
+        to end need not override it."""
+        return Termination.NORMAL
 
     def dump(self, state: Any) -> dict:
         raise NotImplementedError
@@ -142,7 +245,7 @@ class Rules:
 
     def utilities(self, state: Any) -> list[float]:
         """Each seat's utility of a finished game (see ``utilities``)."""
-        return utilities(self.outcome(state)["ranks"])
+        return utilities(self.outcome(state).ranks)
 
     def n_players(self, state: Any) -> int:
         raise NotImplementedError

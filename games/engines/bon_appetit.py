@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .base import IllegalAction, Rules, event, ranks_from, rng_for
+from .base import IllegalAction, Result, Rules, Termination, event, ranks_from, rng_for
 
 # --- The table: every interpretation of the components lives here ----------------------
 # One character per card in the state; the long names are the public ones.
@@ -64,8 +64,9 @@ class BonAppetitState:
     seat: int  # who must flip now; once over, who was to flip
     flips_left: int = 0  # > 0 during a chase; ``seat`` is then the chaser
     owner: int | None = None  # whose mouse is chased (None: the starting card, B12)
-    # None while running, then "tokens" or "no_cards" (B13), "repeat" (B13a) or
-    # "flip_limit" (MAX_FLIPS).
+    # None while running, then "tokens" or "no_cards" (B13), or the termination that
+    # stopped the game: ``Termination.REPEATED_POSITION`` (B13a, stored "repeat") or
+    # ``Termination.MOVE_LIMIT`` (MAX_FLIPS, stored "flip_limit").
     end: str | None = None
     flips: int = 0  # flips so far in the game
     # B13a: the position that opened the current stretch (the deal, or the last token
@@ -224,11 +225,11 @@ class BonAppetitRules(Rules):
             seen = self._seen(state)
             state.since += 1
             if now in seen:
-                self._stop(state, "repeat", events)
+                self._stop(state, Termination.REPEATED_POSITION, events)
                 return
             seen.add(now)
         if state.flips >= MAX_FLIPS:
-            self._stop(state, "flip_limit", events)
+            self._stop(state, Termination.MOVE_LIMIT, events)
 
     def _new_stretch(self, state: BonAppetitState) -> None:
         state.start, state.since = position(state), 0
@@ -251,7 +252,7 @@ class BonAppetitRules(Rules):
             state.seen = seen
         return state.seen
 
-    def _stop(self, state: BonAppetitState, reason: str, events: list) -> None:
+    def _stop(self, state: BonAppetitState, reason: Termination, events: list) -> None:
         """B13a: the game ends at once; the common pile (and any chase) is nobody's."""
         state.flips_left, state.owner = 0, None
         self._finish(state, reason, events)
@@ -314,11 +315,10 @@ class BonAppetitRules(Rules):
         self._finish(state, "no_cards", events)
 
     def _finish(self, state, reason: str, events: list) -> None:
-        state.end = reason
-        result = self.outcome(state)
-        events.append(
-            event("game_end", reason=reason, seat=state.seat, **result)  # seat: who ended it
-        )
+        state.end = str(reason)  # plain words in the state, as before Termination
+        result = self.outcome(state).to_json()
+        # reason: the game's own word (B13's "tokens", "no_cards"); seat: who ended it.
+        events.append(event("game_end", reason=str(reason), seat=state.seat, **result))
 
     # --- what players see --------------------------------------------------------------
     def view(self, state: BonAppetitState, seat: int | None) -> dict:
@@ -343,16 +343,20 @@ class BonAppetitRules(Rules):
             "over": state.end is not None,
             "end": state.end,
             # The places as B14 decides them, for every screen; None while the game runs.
-            "ranks": None if state.end is None else self.outcome(state)["ranks"],
+            "ranks": None if state.end is None else list(self.outcome(state).ranks),
         }
 
-    def outcome(self, state: BonAppetitState) -> dict | None:
+    def outcome(self, state: BonAppetitState) -> Result | None:
         if state.end is None:
             return None
         cards = [len(p) for p in state.piles]
         # B14: most cards, then most tokens; still tied, the victory is shared.
         ranks = ranks_from(list(zip(cards, state.tokens, strict=True)))
-        return {"scores": cards, "tokens": list(state.tokens), "ranks": ranks}
+        # B13 ends normally; B13a's repeated position and the flip limit are terminations.
+        return Result.of(cards, ranks, Termination.of(state.end), tokens=list(state.tokens))
+
+    def stored_termination(self, data: dict) -> Termination:
+        return Termination.of(data.get("end"))
 
     # --- storage -----------------------------------------------------------------------
     def dump(self, state: BonAppetitState) -> dict:

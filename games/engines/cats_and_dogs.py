@@ -63,7 +63,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .base import IllegalAction, Rules, event, ranks_from, rng_for
+from .base import IllegalAction, Result, Rules, event, ranks_from, rng_for
 from .cats_and_dogs_data import (
     ACTION_CARDS,
     ANIMALS,
@@ -549,7 +549,7 @@ class CatsAndDogsRules(Rules):
         state.target = state.skip = None
         state.helps = 0
         if events is not None:
-            events.append(event("over", reason=state.reason, **self.outcome(state)))
+            events.append(event("over", reason=state.reason, **self.outcome(state).to_json()))
 
     # ---- scoring and views ----------------------------------------------------------
 
@@ -566,11 +566,12 @@ class CatsAndDogsRules(Rules):
                 scores[s] += total
         return scores
 
-    def outcome(self, state: State) -> dict | None:
+    def outcome(self, state: State) -> Result | None:
         if state.phase != "over":
             return None
         scores = self.scores(state)
-        return {"scores": scores, "ranks": ranks_from(scores)}  # C19: ties share a place
+        # C16: both ways to end are the rules' own (the game's reason tells which).
+        return Result.of(scores, ranks_from(scores))  # C19: ties share a place
 
     def view(self, state: State, seat: int | None) -> dict:
         totals = self.totals(state)
@@ -606,7 +607,8 @@ class CatsAndDogsRules(Rules):
             "reason": state.reason,
         }
         if state.phase == "over":
-            view.update(self.outcome(state))  # the places as C19 decides them, for every screen
+            # the places as C19 decides them, for every screen
+            view.update(self.outcome(state).places())
         if seat is not None:
             view["seat"] = seat
             view["hand"] = sorted(state.hands[seat])

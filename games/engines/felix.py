@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .base import IllegalAction, Rules, event, ranks_from, rng_for
+from .base import IllegalAction, Result, Rules, event, ranks_from, rng_for
 
 # F1: one colour set. Cats carry their value; rabbit and dogs are not cats.
 CATS = {"-8": -8, "-5": -5, "3": 3, "5": 5, "8": 8, "11": 11, "15": 15}
@@ -411,7 +411,7 @@ class FelixRules(Rules):
         state["passed"] = [False] * n
         if state["round"] == ROUNDS:  # F25: the ninth round ends the game
             state["phase"] = "over"
-            result = self.outcome(state)
+            result = self.outcome(state).to_json()
             return [event("game_over", **result)]
         events = self._refill(state) if refill else []
         state["round"] += 1
@@ -467,7 +467,7 @@ class FelixRules(Rules):
             "discarded": list(state["out"]),
         }
         if phase == "over":
-            view.update(self.outcome(state))
+            view.update(self.outcome(state).places())
         if seat is not None:
             view["seat"] = seat
             view["hand"] = list(state["hands"][seat])
@@ -487,14 +487,14 @@ class FelixRules(Rules):
             return state["row"][pos]
         return None
 
-    def outcome(self, state: dict) -> dict | None:
+    def outcome(self, state: dict) -> Result | None:
         if state["phase"] != "over":
             return None
         cats = [cat_points(pile) for pile in state["piles"]]
         scores = [c + m for c, m in zip(cats, state["mice"], strict=True)]  # F26
         # F27: the higher score wins; a tie goes to the larger cat sum; then shared.
         ranks = ranks_from(list(zip(scores, cats, strict=True)))
-        return {"scores": scores, "ranks": ranks, "cat_points": cats}
+        return Result.of(scores, ranks, cat_points=cats)  # F25: nine rounds, no other end
 
     # -- persistence ----------------------------------------------------------------------------
 

@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate, combinations
 from math import comb, factorial
 
-from .base import IllegalAction, Rules, event, ranks_from, rng_for
+from .base import IllegalAction, Result, Rules, Termination, event, ranks_from, rng_for
 
 try:  # the SHA-512 that random.Random.seed hashes a string seed with (no OpenSSL call)
     from _sha2 import sha512  # Python 3.12 and later
@@ -699,8 +699,7 @@ class SmokingCatRules(Rules):
     def _end_match(self, st: State, events: list[dict]) -> None:
         """S16: whoever spelled the whole word loses the match."""
         st.phase = OVER
-        result = self.outcome(st)
-        events.append(event("match_end", **result))
+        events.append(event("match_end", **self.outcome(st).to_json()))
 
     # -- S17: moderation ------------------------------------------------------------------
 
@@ -766,7 +765,7 @@ class SmokingCatRules(Rules):
             "previous": copy_summary(st.previous),
         }
         if st.phase == OVER:
-            view.update(self.outcome(st))  # the places as S16 decides them, for every screen
+            view.update(self.outcome(st).places())  # the places as S16 decides them
         if seat is not None and seat in range(N_SEATS):
             view["seat"] = seat
             view["hand"] = mask_codes(st.hands[seat])
@@ -778,17 +777,27 @@ class SmokingCatRules(Rules):
             view["received"] = mask_codes(st.passes[right]) if sees else None
         return view
 
-    def outcome(self, state: State) -> dict | None:
+    def outcome(self, state: State) -> Result | None:
         if state.phase != OVER:
             return None
         letters = state.letters[:]
         n = len(state.word)
-        return {
-            "scores": letters,
-            # S16: fewer letters is better; ties share the place
-            "ranks": ranks_from([-count for count in letters]),
-            "losers": [s for s in range(N_SEATS) if letters[s] >= n],
-        }
+        return Result.of(
+            letters,
+            ranks_from([-count for count in letters]),  # S16: fewer is better; ties share
+            self.termination(state),
+            losers=[s for s in range(N_SEATS) if letters[s] >= n],
+        )
+
+    def termination(self, state: State) -> Termination:
+        """Why a match that is over ended: the deal that gave the last letter (S14, S15),
+        thrown down by its loser (S12), or a moderator's letter (S17). A match that ends
+        with a deal keeps that deal's number and summary; a moderator's letter comes
+        during a deal the summary is not about."""
+        last = state.previous
+        if last is None or last["deal"] != state.deal:
+            return Termination.MODERATOR
+        return Termination.CONCEDED if last["reason"] == THROW else Termination.NORMAL
 
     # -- persistence ----------------------------------------------------------------------
 

@@ -114,6 +114,17 @@ class League(models.Model):
     def counts(self, game_type: str) -> bool:
         return game_type in (self.game_types or [])
 
+    @property
+    def shown_options(self) -> list[tuple[str, object]]:
+        """The options the league gives the games it counts (``GameKind.league_options``;
+        S15: the word of a match), as its page shows them: (label, value)."""
+        shown = {}
+        for kind in catalog.all_games():
+            if self.counts(kind.slug):
+                for option in kind.league_options:
+                    shown.setdefault(option.field, (str(option.label), getattr(self, option.field)))
+        return list(shown.values())
+
     def current_season(self, today=None):
         today = today or timezone.localdate()
         return (

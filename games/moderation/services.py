@@ -5,7 +5,7 @@ and writes an audit record (who, what, when, why) in the same transaction.
 
 Permissions (granted per staff account or group in the admin) live on the audit model:
 ``games.ban_player``, ``games.abort_game``, ``games.replace_seat``, ``games.flag_game``,
-``games.adjust_letters``.
+and the one each game's moderator move names (``games.capabilities.ModeratorMove``).
 """
 
 from __future__ import annotations
@@ -18,14 +18,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.moderation.models import ModerationAction, ModerationKind
+from games import catalog
+from games.capabilities import Refused
+from games.moderation.models import ModerationAction, ModerationKind, kind_label
 from games.play import errors, processing, services
 from games.play.models import (
     OPEN_STATUSES,
     AbortReason,
     Game,
     GameStatus,
-    ModeratorMove,
     Player,
     Seat,
 )
@@ -41,9 +42,16 @@ PERMISSIONS = {
     ModerationKind.SEAT_TO_COMPUTER: "games.replace_seat",
     ModerationKind.FLAG_NOT_RATED: "games.flag_game",
     ModerationKind.UNFLAG_NOT_RATED: "games.flag_game",
-    ModerationKind.AWARD_LETTER: "games.adjust_letters",
-    ModerationKind.REMOVE_LETTER: "games.adjust_letters",
 }
+
+
+def permission(kind: str) -> str | None:
+    """The permission a kind of action needs: a generic kind's, or the one a game's
+    moderator move names; None for a kind nobody declares."""
+    if kind in PERMISSIONS:
+        return PERMISSIONS[kind]
+    move = catalog.moderator_move(kind)
+    return f"games.{move.permission}" if move is not None else None
 
 
 class ModerationError(errors.GameError):
@@ -80,18 +88,19 @@ class NotFlagged(ModerationError):
     message = _("Game %(game)d is not flagged.")
 
 
-class NotAMatch(ModerationError):
-    code = "not_a_match"
-    message = _("Letters exist only in running Smoking Cat matches.")
+class NoSuchMove(ModerationError):
+    code = "no_such_move"
+    message = _("%(game)s has no such moderator move.")
 
 
-class NoLetter(ModerationError):
-    code = "no_letter"
-    message = _("Seat %(seat)d has no letter to remove.")
+class NotRunning(ModerationError):
+    code = "not_running"
+    message = _("Game %(game)d is not running.")
 
 
 def allowed(user, kind: str) -> bool:
-    return bool(user is not None and user.is_active and user.has_perm(PERMISSIONS[kind]))
+    needed = permission(kind)
+    return bool(user is not None and user.is_active and needed and user.has_perm(needed))
 
 
 def _check(user, kind: str, reason: str) -> str:
@@ -107,7 +116,7 @@ def _record(user, kind: str, reason: str, **fields) -> ModerationAction:
     entry = ModerationAction.objects.create(
         kind=kind, actor=user, actor_name=user.get_username(), reason=reason, **fields
     )
-    log.info("moderation: %s by %s (%s)", kind, entry.actor_name, reason)
+    log.info("moderation: %s by %s (%s)", kind_label(kind), entry.actor_name, reason)
     return entry
 
 
@@ -253,46 +262,39 @@ def _redecide(game: Game) -> None:
         ratings.redecide(game)
 
 
-# --- Smoking Cat letters (S17) -----------------------------------------------------------
-def award_letter(game: Game, number: int, *, by, reason: str) -> ModerationAction:
-    return _adjust_letter(game, number, ModeratorMove.AWARD_LETTER, by=by, reason=reason)
-
-
-def remove_letter(game: Game, number: int, *, by, reason: str) -> ModerationAction:
-    return _adjust_letter(game, number, ModeratorMove.REMOVE_LETTER, by=by, reason=reason)
-
-
-def _adjust_letter(
-    game: Game, number: int, move: ModeratorMove, *, by, reason: str
-) -> ModerationAction:
-    """S17: record a moderator's letter move; the game processor applies it (a completed
-    word ends the match as usual) and the bot announces it from the move's events."""
-    award = move == ModeratorMove.AWARD_LETTER
-    kind = ModerationKind.AWARD_LETTER if award else ModerationKind.REMOVE_LETTER
-    reason = _check(by, kind, reason)
+# --- A game's own moves (e.g. S17) -------------------------------------------------------
+def game_move(game: Game, number: int, value: str, *, by, reason: str) -> ModerationAction:
+    """A moderator's move that the game declares (``GameKind.moderator_moves``), on a seat
+    of a running game: recorded now, applied by the game processor (which may end the
+    game), announced by the bot from the move's events. The log keeps what the move's
+    ``audit`` says about it."""
+    reason = _check(by, value, reason)
     with transaction.atomic():
-        # Moves still pending (an earlier award whose task is queued) are applied first,
-        # so the letter named here is the one this move will really give or take.
+        # Moves still pending (an earlier one whose task is queued) are applied first, so
+        # the move is audited against the table it will really change.
         processing.process(game.pk)
         game = Game.objects.select_for_update().get(pk=game.pk)
-        table = Table(game)
-        if not table.takes_letters or game.status != GameStatus.RUNNING:
-            raise NotAMatch()
+        move = game.kind.moderator_move(value)
+        if move is None:
+            raise NoSuchMove(game=str(game.kind.name))
+        if game.status != GameStatus.RUNNING:
+            raise NotRunning(game=game.pk)
         seat = Seat.objects.select_related("player").filter(game=game, number=number).first()
         if seat is None:
             raise errors.NotSeated()
-        view = table.view(None)
-        word, before = view["word"], view["letters"][number]
-        if not award and not before:
-            raise NoLetter(seat=number)
-        letter = word[len(before)] if award else before[-1]
-        recorded = services.moderator_move(game, number, move, reason)
+        try:
+            details = move.audit(Table(game).view(None), number)
+        except Refused as exc:  # the game's own reason why not now
+            error = ModerationError(exc.message, **exc.params)
+            error.code = exc.code
+            raise error from exc
+        recorded = services.moderator_move(game, number, value, reason)
         return _record(
             by,
-            kind,
+            value,
             reason,
             game=game,
             seat=number,
             player=seat.player,
-            details={"letter": letter, "letters_before": before, "word": word, "move": recorded.pk},
+            details={**details, "move": recorded.pk},
         )

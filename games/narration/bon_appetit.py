@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from games.engines import Termination
 from games.narration import Card, Line, Seat, gettext_noop, line
+
+# B13a: the endings of a table that would have flipped forever.
+LOOPED = (Termination.REPEATED_POSITION, Termination.MOVE_LIMIT)
 
 
 def narrate(ev: dict) -> Line | None:
@@ -27,7 +31,7 @@ def narrate(ev: dict) -> Line | None:
         return line(
             gettext_noop("The mouse got away: %(name)s wins the pile."), name=Seat(ev["winner"])
         )
-    if kind == "game_end" and ev.get("reason") in ("repeat", "flip_limit"):
+    if kind == "game_end" and Termination.of_event(ev) in LOOPED:
         return ended_in_a_loop()
     if kind == "pile_won":
         return line(

@@ -203,7 +203,7 @@ class EngineState(pyspiel.State):
     def returns(self):
         if not self.is_terminal():
             return [0.0] * self.n
-        return [2 * u - 1 for u in utilities(self.rules.outcome(self.engine)["ranks"])]
+        return [2 * u - 1 for u in utilities(self.rules.outcome(self.engine).ranks)]
 
     def __str__(self):
         if self.engine is None:

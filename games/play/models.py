@@ -4,6 +4,8 @@ The move log is the truth: the applied moves replay a game exactly (``games.play
 and ``Game.state`` is their cache.
 """
 
+import dataclasses
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -199,8 +201,16 @@ class Game(models.Model):
 
     @property
     def outcome(self) -> Result | None:
-        """The typed result of a finished game."""
-        return Result.from_json(self.result) if self.result else None
+        """The typed result of a finished game. A result stored before results named
+        their termination takes it from the game's last state, as its engine reads it."""
+        if not self.result:
+            return None
+        result = Result.from_json(self.result)
+        old = "termination" not in self.result and "state" not in self.get_deferred_fields()
+        if old and isinstance(self.state, dict) and self.game_type in catalog.slugs():
+            termination = self.kind.rules.stored_termination(self.state)
+            result = dataclasses.replace(result, termination=termination)
+        return result
 
 
 class Seat(models.Model):
@@ -275,13 +285,6 @@ class MoveStatus(models.TextChoices):
     PENDING = "pending", _("pending")
     APPLIED = "applied", _("applied")
     REJECTED = "rejected", _("rejected")
-
-
-class ModeratorMove(models.TextChoices):
-    """What a moderator's move does (``Move.action`` of a ``MoveSource.MODERATOR`` move)."""
-
-    AWARD_LETTER = "award_letter", _("letter awarded")  # S17
-    REMOVE_LETTER = "remove_letter", _("letter removed")  # S17
 
 
 class MoveSource(models.TextChoices):

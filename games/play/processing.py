@@ -45,7 +45,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from games import metrics
+from games import catalog, metrics
 from games.computers import act, needs_history
 from games.engines import IllegalAction, observations
 from games.play import finish
@@ -54,14 +54,12 @@ from games.play.models import (
     AbortReason,
     Game,
     GameStatus,
-    ModeratorMove,
     Move,
     MoveSource,
     MoveStatus,
     Seat,
 )
 from games.play.recording import legal_by_seat
-from games.play.result import Result
 from games.play.signals import game_updated
 from games.play.writes import Writes
 
@@ -344,19 +342,16 @@ def lock_game(game_id: int) -> Locked | None:
     return Locked(game, seats, pending, acted)
 
 
-LETTER_DELTAS = {ModeratorMove.AWARD_LETTER: +1, ModeratorMove.REMOVE_LETTER: -1}
-
-
-def apply_move(rules, state, move: Move) -> list[dict]:
+def apply_move(kind: catalog.GameKind, state, move: Move) -> list[dict]:
     """Apply one recorded move to an engine state: the one way moves are applied, by the
-    processor and by replays alike. A moderator's move is typed (``ModeratorMove``): it
-    adjusts the letters of a game that has them (S17)."""
+    processor and by replays alike. A moderator's move is one the game declares
+    (``GameKind.moderator_moves``), which applies itself."""
     if move.source != MoveSource.MODERATOR:
-        return rules.apply(state, move.seat, move.action)
-    delta = LETTER_DELTAS.get(move.action)
-    if delta is None or not hasattr(rules, "adjust_letters"):
+        return kind.rules.apply(state, move.seat, move.action)
+    moderator = kind.moderator_move(move.action)
+    if moderator is None:
         raise IllegalAction(f"Moderators cannot {move.action!r} in this game.")
-    return rules.adjust_letters(state, move.seat, delta, move.note)
+    return moderator.apply(kind.rules, state, move.seat, move.note)
 
 
 class Step:
@@ -409,7 +404,7 @@ class Step:
                 self.report.rejected += 1
                 continue
             try:
-                events = apply_move(self.rules, self.state, move)
+                events = apply_move(self.kind, self.state, move)
             except IllegalAction as exc:
                 move.status, move.reason = MoveStatus.REJECTED, str(exc)
                 self.report.rejected += 1
@@ -574,7 +569,7 @@ class Step:
             game.version = report.version
         game.legal = legal_by_seat(self.rules, self.state, self.seats)
         if result is not None:
-            update += finish.finish(game, Result.from_json(result), self.now)
+            update += finish.finish(game, result, self.now)
             report.finished = True
         elif any(not self.seats[n].is_computer for n in self.rules.to_act(self.state)):
             if game.deadline is None or report.version != self.start_version:

@@ -24,7 +24,7 @@ def steps(game: Game, moves: list[Move] | None = None) -> Iterator[tuple[Move | 
     state = rules.setup(game.seats.count(), game.seed, game.options)
     yield None, state
     for move in applied_moves(game) if moves is None else moves:
-        apply_move(rules, state, move)
+        apply_move(game.kind, state, move)
         yield move, state
 
 

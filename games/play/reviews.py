@@ -85,7 +85,7 @@ def make(game_id: int, *, force: bool = False) -> Review | None:
         played,
         scale=spend["scale"],
         max_playouts=spend["max_playouts"],
-        apply=lambda state, i: apply_move(rules, state, moves[i]),
+        apply=lambda state, i: apply_move(game.kind, state, moves[i]),
     )
     seconds = round(time.process_time() - started, 2)
     data = [v.to_json() for v in verdicts]

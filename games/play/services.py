@@ -26,7 +26,6 @@ from games.play.models import (
     AbortReason,
     Game,
     GameStatus,
-    ModeratorMove,
     Move,
     MoveSource,
     Player,
@@ -357,9 +356,9 @@ def _deal(game: Game, n_seats: int, seed: int) -> None:
     rules = game.kind.rules
     options = dict(game.options)
     if game.league_id:
-        # e.g. S15: a Smoking Cat match plays for the word its league has at the start.
-        for option, field in game.kind.league_options.items():
-            options.setdefault(option, getattr(game.league, field))
+        # The options the game takes from its league, as the league has them now.
+        for option in game.kind.league_options:
+            options.setdefault(option.option, getattr(game.league, option.field))
     game.options = options
     game.seed = seed
     game.state = rules.dump(rules.setup(n_seats, game.seed, options))
@@ -500,11 +499,12 @@ def abort(
     return game
 
 
-def moderator_move(game: Game, number: int, move: ModeratorMove, reason: str) -> Move:
-    """A moderator's typed move on a seat (S17: award or remove a letter), with a reason.
-    Recorded in the move log like any move, so the game still replays exactly."""
-    move = ModeratorMove(move)
-    if not Table(game).takes_letters:
+def moderator_move(game: Game, number: int, value: str, reason: str) -> Move:
+    """A moderator's move on a seat, one the game declares (``GameKind.moderator_moves``),
+    with a reason. Recorded in the move log like any move, so the game still replays
+    exactly; the processor applies it through the game's ``ModeratorMove``."""
+    move = game.kind.moderator_move(value)
+    if move is None:
         raise errors.WrongGame()
     if not reason.strip():
         raise errors.UnknownAction()

@@ -46,8 +46,3 @@ class Table:
         if seat not in self.to_act():
             return []
         return self.rules.legal_actions(self._state, seat)
-
-    @property
-    def takes_letters(self) -> bool:
-        """Whether moderators may award and remove letters in this game (S17)."""
-        return self.kind.plays_for_letters

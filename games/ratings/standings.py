@@ -146,14 +146,18 @@ class SeatLine:
     is_computer: bool
     rank: int | None = None
     score: Any = None
-    letters: str | None = None
+    # A running match's progress (``GameKind.progress``): the seat's part of the target.
+    marks: str | None = None
 
 
 @dataclass
 class GameLine:
     game: Game
     seats: list[SeatLine] = field(default_factory=list)
-    word: str | None = None
+    # A running match's progress: what the page calls it, and the target the seats' marks
+    # are part of (``GameKind.progress``).
+    heading: str | None = None
+    target: str | None = None
 
     @property
     def winners(self) -> list[SeatLine]:
@@ -198,23 +202,26 @@ def recent_games(
 
 
 def running_matches(league: League) -> list[GameLine]:
-    """The league's matches in progress that are played for letters (Smoking Cat), with
-    each player's letters (the public view: what anyone at the table can see)."""
-    lettered = [kind.slug for kind in catalog.all_games() if kind.plays_for_letters]
+    """The league's matches in progress of the games that show their progress
+    (``GameKind.progress``, e.g. S15), from the public
+    view (what anyone at the table can see); by game, in catalog order, then oldest
+    first."""
+    shown = {kind.slug: kind.progress for kind in catalog.all_games() if kind.progress}
     games = (
-        Game.objects.filter(league=league, game_type__in=lettered, status=GameStatus.RUNNING)
+        Game.objects.filter(league=league, game_type__in=list(shown), status=GameStatus.RUNNING)
         .exclude(state__isnull=True)
         .prefetch_related(seats_prefetch())
         .order_by("started_at", "pk")
     )
+    order = list(shown)
     out = []
-    for game in games:
-        view = Table(game).view(None)
-        letters = view.get("letters") or []
+    for game in sorted(games, key=lambda g: order.index(g.game_type)):  # stable
+        progress = shown[game.game_type]
+        target, marks = progress.marks(Table(game).view(None))
         lines = seat_lines(game)
         for line in lines:
-            line.letters = letters[line.number] if line.number < len(letters) else ""
-        out.append(GameLine(game, lines, word=view.get("word")))
+            line.marks = marks[line.number] if line.number < len(marks) else ""
+        out.append(GameLine(game, lines, heading=str(progress.heading), target=target))
     return out
 
 

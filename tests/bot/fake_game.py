@@ -1,8 +1,12 @@
 """A fifth game that exists only in the tests: "Cat Nap". Everything a game needs is in
-this one module (engine, computer player, Telegram renderer), and the test registers one
-catalog entry for it; no other file of the project knows it.
+this one module (engine, computer player, Telegram renderer, capabilities), and the test
+registers one catalog entry for it; no other file of the project knows it.
 
-Each of 3 rounds, every seat in turn either naps (+1) or purrs (+0); most naps wins.
+Each of 3 rounds, every seat in turn either naps (+1) or purrs (+0); most naps wins. The
+capabilities are for the entry that declares them (``test_a_fifth_game.CAT_NAP_CLUB``):
+naps read as fewer-is-better, a league gives its tables a lullaby, a league's page shows
+each seat's naps, and a moderator may wake a napping cat (one nap less), which ends the
+game at once, as the club's house rule says ("N2"): its termination is ``MODERATOR``.
 """
 
 from __future__ import annotations
@@ -11,7 +15,8 @@ import random
 
 from bot.keyboard import Button
 from bot.render.common import header, turn_marker
-from games.engines import IllegalAction, Rules, event, ranks_from
+from games.capabilities import LeagueOption, ModeratorMove, Progress, Refused, Scoring
+from games.engines import IllegalAction, Result, Rules, Termination, event, ranks_from
 
 ROUNDS = 3
 
@@ -24,13 +29,13 @@ class CatNapRules(Rules):
 
     def setup(self, n_players, seed, options=None):
         self.check_players(n_players)
-        return {"n": n_players, "turn": 0, "naps": [0] * n_players}
+        return {"n": n_players, "turn": 0, "naps": [0] * n_players, "woken": False}
 
     def n_players(self, state):
         return state["n"]
 
     def to_act(self, state):
-        if state["turn"] >= ROUNDS * state["n"]:
+        if state["turn"] >= ROUNDS * state["n"] or state.get("woken"):
             return []
         return [state["turn"] % state["n"]]
 
@@ -51,7 +56,16 @@ class CatNapRules(Rules):
     def outcome(self, state):
         if self.to_act(state):
             return None
-        return {"scores": list(state["naps"]), "ranks": ranks_from(state["naps"])}
+        ended = Termination.MODERATOR if state.get("woken") else Termination.NORMAL
+        return Result.of(state["naps"], ranks_from(state["naps"]), ended)
+
+    def wake(self, state, seat):
+        """N2: a moderator wakes a napping cat: one nap less, and the game is over."""
+        if self.outcome(state) is not None:
+            raise IllegalAction("The game is over.")
+        state["naps"][seat] -= 1
+        state["woken"] = True
+        return [event("woken", seat=seat), event("over", **self.outcome(state).to_json())]
 
     def dump(self, state):
         return {**state, "naps": list(state["naps"])}
@@ -100,3 +114,35 @@ def score_label(result, seat, view=None):
 
 def toast(action, ctx):
     return action
+
+
+def recent(events):
+    return events
+
+
+# -- the capabilities (``games.capabilities``) ---------------------------------------------
+class NotNapping(Refused):
+    code = "not_napping"
+    message = "Seat %(seat)d is not napping."
+
+
+class Wake(ModeratorMove):
+    value = "wake"
+    label = "cat woken"
+    description = "Wake a napping cat (N2)"
+    permission = "wake_cats"
+    permission_label = "Can wake cats"
+
+    def apply(self, rules, state, seat, note):
+        return rules.wake(state, seat)
+
+    def audit(self, view, seat):
+        if not view["naps"][seat]:
+            raise NotNapping(seat=seat)
+        return {"naps_before": view["naps"][seat]}
+
+
+WAKE = Wake()
+SCORING = Scoring(lower_is_better=True, heading="Naps (fewer is better)", average="Naps per game")
+LEAGUE_OPTIONS = (LeagueOption("lullaby", "game_word", "Lullaby"),)
+PROGRESS = Progress("Cat naps in progress", lambda view: ("ZZZ", ["Z" * n for n in view["naps"]]))

@@ -2,12 +2,32 @@
 tests (``fake_game``) shows up in /new, the lobby, the table, the rules page and the admin
 once it is registered, with no other file touched."""
 
+import dataclasses
+
 import pytest
+from django.contrib import admin
+from django.contrib.auth.models import Permission
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import PermissionDenied
+from django.test import RequestFactory
 from django.urls import reverse
 
+from admin_ui import results
+from admin_ui.templatetags.web import scoring
 from games import catalog
-from games.play.models import GameStatus
+from games.capabilities import Scoring
+from games.leagues.models import League
+from games.moderation import services as moderation
+from games.moderation.models import ModerationAction
+from games.play import errors, services
+from games.play.models import Game, GameStatus, Player, Seat
+from games.play.result import Termination
+from games.play.table import Table as GameTable
+from games.ratings import standings
+from tests.bot import fake_game
 from tests.bot.play import Table
+from tests.factories import LeagueFactory
+from tests.web.seed import _on_commit, players
 
 CAT_NAP = catalog.GameKind(
     slug="cat_nap",
@@ -63,3 +83,129 @@ def test_the_fifth_game_has_its_rules_and_admin_pages(cat_nap, admin_client, cli
     assert 'id="N1"' in page and "Purring is allowed at any time." in page
     changelist = admin_client.get(reverse("admin:games_game_changelist"))
     assert "Cat Nap" in changelist.content.decode()  # the game filter offers it
+
+
+# --- Capabilities (issue 23): what a game adds to the generic code, or the defaults --------
+# The same game declaring every capability: its moves, scoring, league option and progress
+# live in its own module (``fake_game``), and the generic code calls them.
+CAT_NAP_CLUB = dataclasses.replace(
+    CAT_NAP,
+    slug="cat_nap_club",
+    name="Cat Nap Club",
+    short_name="Club",
+    aliases=("napclub",),
+    interpretations=(("N2", "A moderator may wake a napping cat; the game ends at once."),),
+    moderator_moves=(fake_game.WAKE,),
+    scoring=fake_game.SCORING,
+    league_options=fake_game.LEAGUE_OPTIONS,
+    progress=fake_game.PROGRESS,
+)
+
+
+@pytest.fixture
+def cat_nap_club():
+    catalog.register(CAT_NAP_CLUB)
+    yield CAT_NAP_CLUB
+    catalog.unregister(CAT_NAP_CLUB.slug)
+
+
+@pytest.fixture
+def waker(django_user_model):
+    """A staff account with the fake game's permission (its row made here: the
+    migrations know the catalog's games, not the tests' ones)."""
+    content_type = ContentType.objects.get_for_model(ModerationAction)
+    permission = Permission.objects.create(
+        codename="wake_cats", name="Can wake cats", content_type=content_type
+    )
+    user = django_user_model.objects.create_user("waker", password="pw", is_staff=True)
+    user.user_permissions.add(permission)
+    user.user_permissions.add(Permission.objects.get(codename="adjust_letters"))
+    return django_user_model.objects.get(pk=user.pk)  # fresh permission cache
+
+
+def running(slug: str, league: League) -> tuple[Game, list[Player]]:
+    people = players(2)
+    with _on_commit():
+        game = services.create_lobby(None, slug, people[0], league=league)  # a web table
+        services.join(game, people[1], game.invite)
+        game = services.start(game, by=services.SYSTEM)
+    return Game.objects.get(pk=game.pk), people
+
+
+def play_out(game: Game, people: list[Player]) -> Game:
+    while (game := Game.objects.get(pk=game.pk)).status == GameStatus.RUNNING:
+        (number,) = GameTable(game).to_act()
+        player = game.seats.get(number=number).player
+        with _on_commit():
+            services.submit_move(game.pk, player, "nap", key=f"nap{game.version}")
+    return game
+
+
+@pytest.mark.django_db
+def test_a_game_that_declares_no_capability_gets_the_defaults(cat_nap, waker):
+    assert cat_nap.moderator_moves == () and cat_nap.moderator_move("wake") is None
+    assert cat_nap.scoring == Scoring() and cat_nap.league_options == () and not cat_nap.progress
+    league = LeagueFactory(game_types=["cat_nap"])
+    assert league.shown_options == []  # no option; the league's own word is not shown
+    game, people = running("cat_nap", league)
+    assert standings.running_matches(league) == []
+    with pytest.raises(errors.WrongGame):
+        services.moderator_move(game, 0, "award_letter", "no letters here")
+    with pytest.raises(moderation.NoSuchMove):
+        moderation.game_move(game, 0, "award_letter", by=waker, reason="no letters here")
+    assert "award_letter" not in {m.value for m in cat_nap.moderator_moves}
+    game = play_out(game, people)
+    assert game.result["termination"] == "normal"
+    assert game.outcome.termination == Termination.NORMAL
+    assert "<th>Score</th>" in results.result_table(game)
+    assert scoring("cat_nap") == Scoring()
+
+
+@pytest.mark.django_db
+def test_a_game_that_declares_capabilities_gets_them_called(cat_nap_club, waker, client):
+    league = LeagueFactory(game_types=["cat_nap_club"], game_word="PURR")
+    # The league option: its page names it, the game takes it when dealt.
+    assert league.shown_options == [("Lullaby", "PURR")]
+    game, _people = running("cat_nap_club", league)
+    assert game.options == {"lullaby": "PURR"}
+    # The progress a league's page shows, from the public view.
+    with _on_commit():
+        services.submit_move(game.pk, people_at(game, 0), "nap", key="first-nap")
+    (match,) = standings.running_matches(league)
+    assert (match.heading, match.target) == ("Cat naps in progress", "ZZZ")
+    assert [line.marks for line in sorted(match.seats, key=lambda s: s.number)] == ["Z", ""]
+    page = client.get(reverse("web:league", args=[league.slug])).content.decode()
+    assert "Cat naps in progress" in page and "Lullaby" in page and "PURR" in page
+    # The moderator's move: the permission it names, the game's own refusal, then the
+    # processor applies it through the game, which ends (N2) with its termination.
+    assert moderation.permission("wake") == "games.wake_cats"
+    staff = type(waker).objects.create_user("helper", password="pw", is_staff=True)
+    with pytest.raises(PermissionDenied):
+        moderation.game_move(game, 0, "wake", by=staff, reason="too loud")
+    with pytest.raises(moderation.ModerationError, match="Seat 1 is not napping") as refused:
+        moderation.game_move(game, 1, "wake", by=waker, reason="too loud")
+    assert refused.value.code == "not_napping"
+    with _on_commit():
+        move = services.moderator_move(game, 0, "wake", "snoring")
+    game = Game.objects.get(pk=game.pk)
+    assert game.moves.get(pk=move.pk).status == "applied"
+    assert game.status == GameStatus.FINISHED
+    assert game.outcome.termination == Termination.MODERATOR
+    assert game.result["termination"] == "moderator"
+    # Scores read as the game says: fewer is better, under its own heading.
+    assert "Naps (fewer is better)" in results.result_table(game)
+    assert scoring("cat_nap_club").lower_is_better
+
+
+@pytest.mark.django_db
+def test_the_admin_offers_each_declared_moderator_move(cat_nap_club, waker, django_user_model):
+    request = RequestFactory().get("/")
+    seats = admin.site._registry[Seat]
+    request.user = waker
+    assert {"wake", "award_letter", "remove_letter"} <= set(seats.get_actions(request))
+    request.user = django_user_model.objects.create_user("helper", is_staff=True)
+    assert not {"wake", "award_letter"} & set(seats.get_actions(request))
+
+
+def people_at(game: Game, number: int) -> Player:
+    return game.seats.get(number=number).player

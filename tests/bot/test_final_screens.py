@@ -22,7 +22,7 @@ def test_the_final_screen_ranks_the_seats_as_the_engine_did(slug):
     telegram = catalog.get(slug).renderer(catalog.TELEGRAM)
     for seed in range(5):
         rules, state, n = finished(slug, seed)
-        ranks = rules.outcome(state)["ranks"]
+        ranks = list(rules.outcome(state).ranks)
         view = rules.view(state, None)
         assert view["ranks"] == ranks
         names = [f"Seat{i}" for i in range(n)]

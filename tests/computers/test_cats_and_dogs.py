@@ -108,7 +108,7 @@ def test_heuristic_beats_random():
     for i in range(games):
         players = [RandomStrategy() for _ in range(4)]
         players[i % 4] = HEURISTIC
-        wins += play(R, 4, 50_000 + i, players)["ranks"][i % 4] == 1
+        wins += play(R, 4, 50_000 + i, players).ranks[i % 4] == 1
     assert wins / games > 0.6  # random wins about a quarter of four-player games
 
 

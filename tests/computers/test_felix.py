@@ -35,7 +35,7 @@ def test_heuristic_plays_whole_games_with_legal_actions_from_its_view(n):
 
 def test_heuristic_against_itself_ends_every_game():
     for seed in range(5):
-        assert play(RULES, 4, seed, [HEURISTIC] * 4)["ranks"]
+        assert play(RULES, 4, seed, [HEURISTIC] * 4).ranks
 
 
 def test_row_value_applies_the_dogs():

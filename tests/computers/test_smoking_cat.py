@@ -138,5 +138,5 @@ def test_beats_a_random_player_that_never_throws():
     for i in range(80):
         players = [NoThrow() for _ in range(4)]
         players[i % 4] = HEURISTIC
-        wins += play(RULES, 4, 5000 + i, players)["ranks"][i % 4] == 1
+        wins += play(RULES, 4, 5000 + i, players).ranks[i % 4] == 1
     assert wins / 80 > 0.6

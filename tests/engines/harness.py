@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engines import MAX_ACTION_BYTES, IllegalAction, Rules
+from games.engines import MAX_ACTION_BYTES, IllegalAction, Result, Rules, Termination
 
 MAX_STATE_BYTES = 4096
 GARBAGE_ACTIONS = ("", "nonsense", "pass:", "play:", "bid:-1", "bid:x", "place:", ":", "🐱")
@@ -156,9 +156,11 @@ def playout(
 def check_outcome(rules: Rules, state: Any) -> None:
     outcome = rules.outcome(state)
     n = rules.n_players(state)
-    assert set(outcome) >= {"scores", "ranks"}
-    assert len(outcome["scores"]) == n and len(outcome["ranks"]) == n
-    ranks = outcome["ranks"]
+    assert isinstance(outcome, Result) and isinstance(outcome.termination, Termination)
+    assert len(outcome.scores) == n and len(outcome.ranks) == n
+    # What a game's row stores reads back as the same result.
+    assert Result.from_json(as_json(outcome.to_json())) == outcome
+    ranks = outcome.ranks
     assert min(ranks) == 1
     for r in ranks:  # 1 + number of strictly better seats
         assert r == 1 + sum(1 for o in ranks if o < r)

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines import IllegalAction
+from games.engines import IllegalAction, Termination
 from games.engines.bon_appetit import CARD_NAMES, DECKS, RULES, TOKENS, BonAppetitState, deck_cards
 from tests.engines.harness import MAX_STATE_BYTES, playout, replay
 
@@ -423,8 +423,11 @@ def test_B13_last_token_ends_the_game_after_the_pile_is_taken():
     end = find(events, "game_end")
     assert end["reason"] == "tokens" and end["seat"] == 1
     assert end["scores"] == [1, 1 + 3, 2] and end["ranks"] == [3, 1, 2]
+    # B13's ends are the rules' own: the termination is normal, the reason says which.
+    assert end["termination"] == "normal" and Termination.of_event(end) == Termination.NORMAL
+    assert RULES.outcome(state).termination == Termination.NORMAL
     assert pile(state, 1) == "C" + "C2K"
-    assert RULES.to_act(state) == [] and RULES.outcome(state)["ranks"] == [3, 1, 2]
+    assert RULES.to_act(state) == [] and list(RULES.outcome(state).ranks) == [3, 1, 2]
     view = RULES.view(state, None)
     assert view["over"] and view["end"] == "tokens" and view["tokens_left"] == 0
 
@@ -444,7 +447,7 @@ def test_B13_player_without_a_card_ends_the_game_at_once():
     assert kinds(events) == ["flip", "game_end"]
     assert find(events, "game_end")["reason"] == "no_cards"
     assert find(events, "game_end")["seat"] == 0
-    assert RULES.to_act(state) == [] and RULES.outcome(state)["scores"] == [0, 1]
+    assert RULES.to_act(state) == [] and list(RULES.outcome(state).scores) == [0, 1]
 
 
 def test_B13_chaser_out_of_cards_mid_chase_pile_belongs_to_nobody():
@@ -460,7 +463,7 @@ def test_B13_chaser_out_of_cards_mid_chase_pile_belongs_to_nobody():
         "winner": None,
     }
     assert common(state) == ["cheese", "mouse3", "cheese"]  # nobody takes it
-    assert RULES.outcome(state)["scores"] == [1, 0]
+    assert list(RULES.outcome(state).scores) == [1, 0]
     assert RULES.view(state, None)["chase"] is None
 
 
@@ -468,7 +471,9 @@ def test_B13_chaser_with_no_card_at_all_ends_the_game():
     state = table("2C", "")
     events = flip(state)
     assert kinds(events) == ["flip", "chase_start", "chase_end", "game_end"]
-    assert RULES.outcome(state) == {"scores": [1, 0], "tokens": [0, 0], "ranks": [1, 2]}
+    outcome = RULES.outcome(state)
+    assert outcome.places() == {"scores": [1, 0], "tokens": [0, 0], "ranks": [1, 2]}
+    assert outcome.termination == Termination.NORMAL  # B13: no card to turn up
 
 
 def test_B13_starting_player_without_cards_ends_before_any_flip():
@@ -518,7 +523,11 @@ def test_B13a_a_cycling_table_ends_at_once_when_a_position_repeats():
     assert RULES.to_act(state) == [] and RULES.view(state, None)["over"]
     # The position after flip 9 is the one after flip 3: ("1C", "CC1C"), seat 1 to flip.
     assert state.piles == ["1C", "CC1C"] and state.seat == 1
-    assert RULES.outcome(state) == {"scores": [2, 4], "tokens": [0, 0], "ranks": [2, 1]}
+    outcome = RULES.outcome(state)
+    assert outcome.places() == {"scores": [2, 4], "tokens": [0, 0], "ranks": [2, 1]}
+    assert outcome.termination == Termination.REPEATED_POSITION
+    stored = json.loads(json.dumps(RULES.dump(state)))
+    assert RULES.stored_termination(stored) == Termination.REPEATED_POSITION
     with pytest.raises(IllegalAction, match="over"):
         RULES.apply(state, 1, "flip")
 
@@ -539,7 +548,9 @@ def test_B13a_a_repeat_during_a_chase_ends_it_and_the_pile_is_nobodys():
     assert find(events, "game_end")["reason"] == "repeat"
     view = RULES.view(state, None)
     assert view["chase"] is None and view["common"] == ["mouse1", "mouse1"]
-    assert RULES.outcome(state)["scores"] == [3, 4]  # 3 + 4 + the 2 nobody's = 9 cards
+    assert list(RULES.outcome(state).scores) == [3, 4]  # 3 + 4 + the 2 nobody's = 9 cards
+    assert RULES.outcome(state).termination == Termination.REPEATED_POSITION  # B13a
+    assert find(events, "game_end")["termination"] == "repeat"
 
 
 def test_B13a_ends_at_the_first_repeated_position_on_any_stacked_table():
@@ -590,10 +601,14 @@ def test_B13a_flips_are_capped_on_a_stacked_deal(monkeypatch):
     assert state.end == "flip_limit" and state.flips == 26 and not state.flips_left
     assert RULES.to_act(state) == [] and RULES.view(state, None)["chase"] is None
     outcome = RULES.outcome(state)
-    assert sum(outcome["scores"]) + len(state.common) == 80 + 1
-    assert outcome["ranks"] == [
-        1 + sum(o > c for o in outcome["scores"]) for c in outcome["scores"]
-    ]
+    assert sum(outcome.scores) + len(state.common) == 80 + 1
+    assert list(outcome.ranks) == [1 + sum(o > c for o in outcome.scores) for c in outcome.scores]
+    # B13a's bound: the typed termination, in the result and in the end event.
+    assert outcome.termination == Termination.MOVE_LIMIT
+    assert Termination.of_event(find(events, "game_end")) == Termination.MOVE_LIMIT
+    assert RULES.stored_termination(json.loads(json.dumps(RULES.dump(state)))) == (
+        Termination.MOVE_LIMIT
+    )
 
 
 @settings(deadline=None, max_examples=60)
@@ -617,12 +632,16 @@ def ended(cards: list[int], tokens: list[int]) -> BonAppetitState:
 
 def test_B14_most_cards_wins_ties_broken_by_tokens():
     outcome = RULES.outcome(ended([5, 5, 3, 5], [1, 2, 0, 2]))
-    assert outcome == {"scores": [5, 5, 3, 5], "tokens": [1, 2, 0, 2], "ranks": [3, 1, 4, 1]}
+    assert outcome.places() == {
+        "scores": [5, 5, 3, 5],
+        "tokens": [1, 2, 0, 2],
+        "ranks": [3, 1, 4, 1],
+    }
 
 
 def test_B14_cards_beat_tokens_and_full_ties_share():
-    assert RULES.outcome(ended([6, 5], [0, 4]))["ranks"] == [1, 2]
-    assert RULES.outcome(ended([4, 4, 4], [1, 1, 0]))["ranks"] == [1, 1, 3]
+    assert list(RULES.outcome(ended([6, 5], [0, 4])).ranks) == [1, 2]
+    assert list(RULES.outcome(ended([4, 4, 4], [1, 1, 0])).ranks) == [1, 1, 3]
 
 
 @settings(deadline=None, max_examples=60)
@@ -630,7 +649,7 @@ def test_B14_cards_beat_tokens_and_full_ties_share():
 def test_B14_ranks_are_lexicographic_on_cards_then_tokens(rows):
     outcome = RULES.outcome(ended([c for c, _ in rows], [t for _, t in rows]))
     for i, mine in enumerate(rows):
-        assert outcome["ranks"][i] == 1 + sum(1 for other in rows if other > mine)
+        assert list(outcome.ranks)[i] == 1 + sum(1 for other in rows if other > mine)
 
 
 # --- no decisions -------------------------------------------------------------------------
@@ -708,7 +727,7 @@ def test_I1_I2_thousands_of_random_games(n):
     for seed in range(GAMES):
         game = playout(RULES, n, seed, deep=False, invariants=invariants)
         reasons[game.state.end] += 1
-        assert sum(RULES.outcome(game.state)["scores"]) + len(game.state.common) == sum(
+        assert sum(list(RULES.outcome(game.state).scores)) + len(game.state.common) == sum(
             DECKS[game.state.deck].values()
         )
     assert reasons["tokens"] and reasons["no_cards"]  # both ends occur

@@ -347,7 +347,7 @@ def test_C16_ends_when_all_animals_but_one_are_sated():
     events = act(state, "mark:3", "draw", "feed:1")
     assert types(events)[-3:] == ["fed", "sated", "over"]
     assert events[-1]["reason"] == "sated" and R.to_act(state) == []
-    assert R.outcome(state)["scores"] == [16, 0] and len(state.pile) == 1
+    assert list(R.outcome(state).scores) == [16, 0] and len(state.pile) == 1
     for seat in (0, 1):
         assert R.legal_actions(state, seat) == []
         with pytest.raises(IllegalAction, match="over"):
@@ -358,7 +358,7 @@ def test_C16_ends_when_the_last_food_card_is_placed_mid_feeding():
     state = game(food=["f1", "f2"])
     events = act(state, "mark:1", "draw", "feed:1", "more")
     assert types(events)[-2:] == ["fed", "over"] and events[-1]["reason"] == "food"
-    assert R.view(state, None)["over"] is True and R.outcome(state)["scores"] == [3, 0]
+    assert R.view(state, None)["over"] is True and list(R.outcome(state).scores) == [3, 0]
 
 
 def test_C16_first_helping_takes_the_last_card_no_second_helping():
@@ -405,7 +405,7 @@ def test_C18_each_marker_scores_its_animal_two_on_clarence_is_minus_4():
     plates = [["b3", "f2"], ["f5", "b3", "b4"], [], []]
     state = game(plates=plates, markers=[[1], [0, 0, 1], [], []], food=["b1"])
     act(state, "mark:2", "draw", "feed:3")  # Luna has no markers: the scores stand
-    assert R.outcome(state) == {"scores": [-4, -1], "ranks": [2, 1]}
+    assert R.outcome(state).places() == {"scores": [-4, -1], "ranks": [2, 1]}
 
 
 def test_C19_tied_players_share_the_victory():
@@ -414,7 +414,7 @@ def test_C19_tied_players_share_the_victory():
     plates = [["b2"], ["b2"], [], [], [], []]
     state = game(3, layout=layout, markers=markers, plates=plates, food=["f1"])
     act(state, "mark:5", "draw", "feed:3")  # Bella and Luna score nothing
-    assert R.outcome(state) == {"scores": [2, 2, 0], "ranks": [1, 1, 3]}
+    assert R.outcome(state).places() == {"scores": [2, 2, 0], "ranks": [1, 1, 3]}
 
 
 # ---- the nine action cards ----------------------------------------------------------

@@ -633,9 +633,9 @@ def test_F26_score_is_cats_plus_mice_rabbits_zero_dogs_never():
     state = edited(state, round=9, phase="over", hands=[[]] * 4, mice=[11, 17, 19, 21],
                    cards=[[2, 0], [4, 0], [6, 0]], bank=state["bank"] + 12)  # fmt: skip
     outcome = RULES.outcome(state)
-    assert outcome["cat_points"] == [15, 0, 0, 0]
-    assert outcome["scores"] == [26, 17, 19, 21]
-    assert outcome["ranks"] == [1, 4, 3, 2]
+    assert outcome.details["cat_points"] == [15, 0, 0, 0]
+    assert list(outcome.scores) == [26, 17, 19, 21]
+    assert list(outcome.ranks) == [1, 4, 3, 2]
     assert RULES.outcome(deal(4)) is None
 
 
@@ -646,10 +646,10 @@ def test_F27_ties_broken_by_cat_points_then_shared():
         piles=[["5"], ["15"], ["8", "3", "-8", "R"], [], ["3", "R"]],
     )  # fmt: skip
     outcome = RULES.outcome(state)
-    assert outcome["scores"] == [25, 25, 15, 25, 25]
+    assert list(outcome.scores) == [25, 25, 15, 25, 25]
     # 25 with 15 cats beats 25 with 5 and 3; 25 with 0 cats is behind those; shared 2nd.
-    assert outcome["cat_points"] == [5, 15, 3, 0, 3]
-    assert outcome["ranks"] == [2, 1, 5, 4, 3]
+    assert outcome.details["cat_points"] == [5, 15, 3, 0, 3]
+    assert list(outcome.ranks) == [2, 1, 5, 4, 3]
 
 
 def test_F27_full_ties_share_the_victory():
@@ -657,18 +657,18 @@ def test_F27_full_ties_share_the_victory():
     state = edited(state, round=9, phase="over", hands=[[]] * 4, mice=[20, 10, 20, 30],
                    piles=[["5"], ["15"], ["5", "R"], ["-5"]])  # fmt: skip
     outcome = RULES.outcome(state)
-    assert outcome["scores"] == [25, 25, 25, 25]
-    assert outcome["ranks"] == [2, 1, 2, 4]
+    assert list(outcome.scores) == [25, 25, 25, 25]
+    assert list(outcome.ranks) == [2, 1, 2, 4]
     state = edited(state, mice=[20, 20, 20, 0], piles=[["5"], ["5"], ["5"], []])
-    assert RULES.outcome(state)["ranks"] == [1, 1, 1, 4]
+    assert list(RULES.outcome(state).ranks) == [1, 1, 1, 4]
 
 
 def test_game_over_event_and_view_carry_the_outcome():
     game = playout(RULES, 4, 3, deep=False)
     last = game.events[-1]
     outcome = RULES.outcome(game.state)
-    assert last == {"type": "game_over", "to": None, **outcome}
-    assert {k: public(game.state)[k] for k in OUTCOME_KEYS} == outcome
+    assert last == {"type": "game_over", "to": None, **outcome.to_json()}
+    assert {k: public(game.state)[k] for k in OUTCOME_KEYS} == outcome.places()
 
 
 # --- three players ------------------------------------------------------------------------

@@ -106,7 +106,7 @@ def test_utilities_from_ranks_are_the_same_for_all_games():
         rules, sizes = GAMES[name]
         state, _ = random_game(rules, sizes[-1], 5, 100_000)
         values = rules.utilities(state)
-        assert values == utilities(rules.outcome(state)["ranks"])
+        assert values == utilities(list(rules.outcome(state).ranks))
         assert all(0.0 <= v <= 1.0 for v in values)
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines import IllegalAction
+from games.engines import IllegalAction, Termination
 from games.engines import smoking_cat as sc
 from games.engines.smoking_cat import RULES
 from tests.engines.harness import check_step, playout, replay
@@ -589,10 +589,13 @@ def test_S16_match_ends_when_a_player_spells_the_word():
     events = RULES.apply(state, 0, "throw")
     assert [ev["type"] for ev in events] == ["throw", "deal_end", "match_end"]
     outcome = RULES.outcome(state)
-    assert outcome["scores"] == [3, 1, 1, 0]
-    assert outcome["ranks"] == [4, 2, 2, 1]  # S16: ties share the place
-    assert outcome["losers"] == [0]
+    assert list(outcome.scores) == [3, 1, 1, 0]
+    assert list(outcome.ranks) == [4, 2, 2, 1]  # S16: ties share the place
+    assert outcome.details["losers"] == [0]
     assert of_type(events, "match_end")[0]["ranks"] == [4, 2, 2, 1]
+    # S12: the deal that spelled the word was thrown down: the match ended conceded.
+    assert outcome.termination == Termination.CONCEDED
+    assert of_type(events, "match_end")[0]["termination"] == "conceded"
     assert RULES.to_act(state) == [] and RULES.view(state, None)["phase"] == "over"
     assert all(RULES.legal_actions(state, s) == [] for s in range(4))
     with pytest.raises(IllegalAction, match="over"):
@@ -609,8 +612,10 @@ def test_S16_tied_losers_can_finish_the_word_together():
     events = play_tricks(state, tricks)
     assert of_type(events, "deal")[-1:] == []  # no new deal after the match ends
     outcome = RULES.outcome(state)
-    assert outcome["scores"] == [0, 3, 3, 0] and outcome["ranks"] == [1, 3, 3, 1]
-    assert outcome["losers"] == [1, 2]
+    assert list(outcome.scores) == [0, 3, 3, 0] and list(outcome.ranks) == [1, 3, 3, 1]
+    assert outcome.details["losers"] == [1, 2]
+    # S14, S15: a deal played out gave the last letters: the rules' own end.
+    assert outcome.termination == Termination.NORMAL
 
 
 # --- S17: moderation ---------------------------------------------------------------------------
@@ -653,7 +658,10 @@ def test_S17_awarding_the_last_letter_ends_the_match():
         RULES.adjust_letters(state, 3, +1)
     events = RULES.adjust_letters(state, 3, +1, reason="misdeal")
     assert [ev["type"] for ev in events] == ["letter_adjusted", "match_end"]
-    assert RULES.outcome(state) == {"scores": [0, 0, 0, 3], "ranks": [1, 1, 1, 4], "losers": [3]}
+    outcome = RULES.outcome(state)
+    assert outcome.places() == {"scores": [0, 0, 0, 3], "ranks": [1, 1, 1, 4], "losers": [3]}
+    assert outcome.termination == Termination.MODERATOR  # S17: a moderator's letter ended it
+    assert events[-1]["termination"] == "moderator"
     assert RULES.to_act(state) == []
     with pytest.raises(IllegalAction, match="over"):
         RULES.adjust_letters(state, 3, -1)

@@ -16,8 +16,9 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from games import catalog
+from games.capabilities.smoking_cat import AWARD_LETTER
 from games.play import processing, services, tasks
-from games.play.models import Game, GameStatus, ModeratorMove, Move, MoveSource, MoveStatus, Seat
+from games.play.models import Game, GameStatus, Move, MoveSource, MoveStatus, Seat
 from games.play.replay import matches_stored_state
 from tests.factories import LeagueFactory, PlayerFactory
 
@@ -135,7 +136,7 @@ def test_a_decision_is_applied_only_at_the_version_it_was_made_at(
         Move.objects.create(
             game_id=game.pk,
             seat=seat,
-            action=ModeratorMove.AWARD_LETTER,
+            action=AWARD_LETTER.value,
             source=MoveSource.MODERATOR,
             key="meanwhile",
             note="meanwhile",

@@ -12,6 +12,7 @@ from games.moderation import services as moderation
 from games.moderation.models import ModerationAction
 from games.play import errors, services
 from games.play.models import AbortReason, Game, Move
+from games.play.result import Termination
 from games.ratings.models import Rating, RatingChange
 from tests.factories import LeagueFactory, PlayerFactory
 from tests.web.seed import _on_commit, finished, letters_of, players, smoking_cat_match
@@ -179,18 +180,21 @@ def test_S17_award_and_remove_letters(moderator, staff):
     people = players(4)
     game = smoking_cat_match(league, people, [0, 0, 0, 0])
     with pytest.raises(PermissionDenied):
-        moderation.award_letter(game, 1, by=staff, reason="renege")
+        moderation.game_move(game, 1, "award_letter", by=staff, reason="renege")
     with _on_commit():
-        entry = moderation.award_letter(game, 1, by=moderator, reason="renege")
+        entry = moderation.game_move(game, 1, "award_letter", by=moderator, reason="renege")
     assert letters_of(game)[1] == "M"
     assert entry.details["letter"] == "M" and entry.seat == 1
     move = Move.objects.get(pk=entry.details["move"])
     assert (move.source, move.note, move.status) == ("moderator", "renege", "applied")
     with _on_commit():
-        moderation.remove_letter(game, 1, by=moderator, reason="appeal")
+        moderation.game_move(game, 1, "remove_letter", by=moderator, reason="appeal")
     assert letters_of(game)[1] == ""
-    with pytest.raises(moderation.NoLetter):
-        moderation.remove_letter(game, 1, by=moderator, reason="x")
+    with pytest.raises(
+        moderation.ModerationError, match="Seat 1 has no letter to remove"
+    ) as refused:
+        moderation.game_move(game, 1, "remove_letter", by=moderator, reason="x")
+    assert refused.value.code == "no_letter"  # the game's own refusal (S17)
     assert ModerationAction.objects.count() == 2
 
 
@@ -199,23 +203,28 @@ def test_S17_a_completed_word_ends_the_match(moderator):
     game = smoking_cat_match(LeagueFactory(game_word="CAT"), people, [2, 1, 0, 0])
     seat = dict(game.seats.values_list("player_id", "number"))
     with _on_commit():
-        moderation.award_letter(game, seat[people[0].pk], by=moderator, reason="third renege")
+        moderation.game_move(
+            game, seat[people[0].pk], "award_letter", by=moderator, reason="third renege"
+        )
     game.refresh_from_db()
     assert game.status == "finished"
     assert game.result["losers"] == [seat[people[0].pk]]
     # S16: fewer letters is better, ties share the place.
     places = [game.result["ranks"][seat[p.pk]] for p in people]
     assert places == [4, 3, 1, 1]
+    # S17: the moderator's letter ended it, and the stored result says so.
+    assert game.result["termination"] == "moderator"
+    assert game.outcome.termination == Termination.MODERATOR
     # The match counts like any other: it was rated when it finished.
     assert RatingChange.objects.filter(game=game).count() == 8
-    with pytest.raises(moderation.NotAMatch):
-        moderation.award_letter(game, 1, by=moderator, reason="too late")
+    with pytest.raises(moderation.NotRunning):
+        moderation.game_move(game, 1, "award_letter", by=moderator, reason="too late")
 
 
 def test_letters_only_in_smoking_cat(moderator):
     game, _ = running_felix()
-    with pytest.raises(moderation.NotAMatch):
-        moderation.award_letter(game, 0, by=moderator, reason="x")
+    with pytest.raises(moderation.NoSuchMove):
+        moderation.game_move(game, 0, "award_letter", by=moderator, reason="x")
 
 
 def test_S17_a_second_award_counts_the_first_one_still_pending(moderator):
@@ -223,8 +232,10 @@ def test_S17_a_second_award_counts_the_first_one_still_pending(moderator):
     the queue): the second names the next letter of the word, not the same one again."""
     people = players(4)
     game = smoking_cat_match(LeagueFactory(game_word="MICIO"), people, [0, 0, 0, 0])
-    first = moderation.award_letter(game, 1, by=moderator, reason="renege")  # not applied
+    first = moderation.game_move(
+        game, 1, "award_letter", by=moderator, reason="renege"
+    )  # not applied
     assert Move.objects.get(pk=first.details["move"]).status == "pending"
-    second = moderation.award_letter(game, 1, by=moderator, reason="again")
+    second = moderation.game_move(game, 1, "award_letter", by=moderator, reason="again")
     assert (first.details["letter"], second.details["letter"]) == ("M", "I")
     assert second.details["letters_before"] == "M"

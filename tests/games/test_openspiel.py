@@ -84,7 +84,7 @@ def test_issue_27_pyspiel_play_matches_the_engine(slug, n):
         outcome = rules.outcome(engine)
         assert outcome is not None
         assert outcome == rules.outcome(state.engine)
-        assert state.returns() == [2 * u - 1 for u in utilities(outcome["ranks"])]
+        assert state.returns() == [2 * u - 1 for u in utilities(list(outcome.ranks))]
 
 
 # --- information states: only what the view shows -------------------------------------

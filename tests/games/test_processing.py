@@ -7,12 +7,12 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games import catalog
+from games.capabilities.smoking_cat import AWARD_LETTER, REMOVE_LETTER
 from games.play import processing, services, tasks
 from games.play.models import (
     AbortReason,
     Game,
     GameStatus,
-    ModeratorMove,
     Move,
     MoveSource,
     Seat,
@@ -269,12 +269,10 @@ def test_S17_moderator_letter_is_a_logged_move_that_replays(lobby, run_on_commit
     """S17: an administrator awards and removes letters; the log still replays exactly."""
     game, (anna,) = started(lobby, run_on_commit, "smoking_cat", 1, 3)
     me = seat_of(game, anna)
-    run_on_commit(
-        services.moderator_move, game, me, ModeratorMove.AWARD_LETTER, "renege at the club night"
-    )
+    run_on_commit(services.moderator_move, game, me, AWARD_LETTER.value, "renege at the club night")
     rules, state = state_of(game)
     assert rules.view(state, None)["letters"][me] == "G"
-    run_on_commit(services.moderator_move, game, me, ModeratorMove.REMOVE_LETTER, "appeal upheld")
+    run_on_commit(services.moderator_move, game, me, REMOVE_LETTER.value, "appeal upheld")
     rules, state = state_of(game)
     assert rules.view(state, None)["letters"][me] == ""
     notes = list(game.moves.filter(source="moderator").values_list("note", flat=True))

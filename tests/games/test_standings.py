@@ -133,8 +133,8 @@ def test_running_matches_show_each_players_letters(s):
     matches = standings.running_matches(s.league)
     assert [m.game for m in matches] == [s.match]
     match = matches[0]
-    assert match.word == "MICIO"
-    letters = {line.name: line.letters for line in match.seats}
+    assert match.target == "MICIO" and match.heading == "Smoking Cat matches in progress"
+    letters = {line.name: line.marks for line in match.seats}
     assert letters == {"Anna": "MI", "Bruno": "", "Carla": "M", "Dario": ""}
 
 

@@ -11,9 +11,10 @@ from django.test import TestCase
 from django.utils import timezone
 
 from games import catalog
+from games.capabilities.smoking_cat import AWARD_LETTER
 from games.leagues.models import League
 from games.play import services
-from games.play.models import AbortReason, Game, GameStatus, ModeratorMove, Player, Seat
+from games.play.models import AbortReason, Game, GameStatus, Player, Seat
 from games.ratings import service as ratings
 from tests.factories import LeagueFactory, PlayerFactory
 
@@ -122,7 +123,7 @@ def smoking_cat_match(
         number = seat_of[player.pk]
         for _ in range(count):
             with _on_commit():
-                services.moderator_move(game, number, ModeratorMove.AWARD_LETTER, "seeded")
+                services.moderator_move(game, number, AWARD_LETTER.value, "seeded")
     return Game.objects.get(pk=game.pk)
 
 
