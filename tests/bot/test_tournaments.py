@@ -361,7 +361,7 @@ def test_with_the_mini_app_the_seat_opens_it_and_a_game_without_secrets_is_playe
     by_id = {u.id: u for u in players}
     for user in players:
         seat = next(m for m in recorder.screen(user.id) if "🪑" in m.text)
-        assert "The table comes in the next message" in seat.text
+        assert "The table comes in a message of its own" in seat.text
         web_app = {"text": "🃏 Open table", "web_app": {"url": f"{SITE}/play/{game.pk}/"}}
         assert web_app in seat.buttons
     (number,) = GameTable(game).to_act()
@@ -404,3 +404,30 @@ def test_a_big_round_is_posted_within_telegrams_limits():
         buttons += sum(1 for r in rows for b in r if "Table" in b.label)
     assert buttons == 90
     assert "… and 20 more." in messages[-1][0]
+
+
+def test_a_round_is_told_once_and_a_lost_post_is_recovered(telegram, recorder):
+    from bot import sync, tournaments
+
+    c = club(telegram, recorder)
+    announcement = c.organise(*swiss_steps())
+    t = c.tournament()
+    players = [telegram.user(n) for n in ("Anna", "Bruno", "Carla")]
+    for user in players:
+        user.start_bot()
+    c.sign_up(players, announcement)
+    c.tap(c.olga, c.shown(announcement), f"T{t.pk}:s")
+    rnd = Round.objects.get()
+    sends = len(recorder.sent(method="sendMessage"))
+    # Delivered again (a worker died before acknowledging it): nobody is told twice.
+    tournaments.post_round(rnd.pk)
+    tournaments.tell_tournament(t.pk)
+    assert len(recorder.sent(method="sendMessage")) == sends
+    assert sync.recover_syncs() >= 0 and len(recorder.sent(method="sendMessage")) == sends
+    # A post lost with its task (Redis restarted empty) is queued again by the recovery.
+    RoundMessages.objects.all().delete()
+    sync.recover_syncs()
+    assert len(c.group_posts("— round 1 of 2")) == 2
+    for user in players:
+        assert len([m for m in recorder.screen(user.id) if "🪑" in m.text]) == 2
+    assert RoundMessages.objects.get().group_sent
