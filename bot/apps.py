@@ -15,10 +15,21 @@ class BotConfig(AppConfig):
     verbose_name = _("Telegram bot")
 
     def ready(self) -> None:
-        # Imported once the apps are loaded (the receiver's module uses the models). The
+        # Imported once the apps are loaded (the receivers' modules use the models). The
         # bot brings its Telegram messages up to date whenever a game changes.
-        from bot import sync
+        from bot import sync, tournaments
         from games.play.signals import game_updated
+        from games.tourneys import signals as tourney_signals
 
         game_updated.connect(sync.on_game_updated, dispatch_uid="bot.sync")
+        # Issue 26: a tournament's rounds and end are told in its group and in private.
+        tourney_signals.round_started.connect(
+            tournaments.on_round_started, dispatch_uid="bot.tournaments.round"
+        )
+        tourney_signals.tournament_finished.connect(
+            tournaments.on_tournament_finished, dispatch_uid="bot.tournaments.finished"
+        )
+        tourney_signals.tournament_cancelled.connect(
+            tournaments.on_tournament_cancelled, dispatch_uid="bot.tournaments.cancelled"
+        )
         post_migrate.connect(create_shared_cache_table, sender=self)

@@ -113,3 +113,50 @@ class ChatPause(models.Model):
 
     def __str__(self) -> str:
         return f"{self.chat_id} until {self.until:.0f}"
+
+
+class TournamentMessages(models.Model):
+    """A tournament organised in a group (issue 26): its announcement there, edited as
+    people sign up and as it moves on, and whether its end was told."""
+
+    tournament = models.OneToOneField(
+        "tourneys.Tournament", on_delete=models.CASCADE, related_name="telegram_messages"
+    )
+    chat_id = models.BigIntegerField(_("chat id"))
+    # The organiser's message, turned into the announcement by its last step; empty when
+    # it must be posted anew (the group became a supergroup).
+    announcement_id = models.BigIntegerField(_("announcement"), null=True, blank=True)
+    # The final standings, or the cancellation, was posted.
+    end_sent = models.BooleanField(_("end told"), default=False)
+
+    class Meta:
+        verbose_name = _("tournament messages")
+        verbose_name_plural = _("tournament messages")
+        constraints = [
+            # One tournament per organiser's message: a double tap on its last step, or
+            # a button made up by hand on an announcement, announces nothing twice.
+            models.UniqueConstraint(
+                fields=["chat_id", "announcement_id"], name="one_tournament_per_message"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"messages of tournament {self.tournament_id}"
+
+
+class RoundMessages(models.Model):
+    """What was posted of a tournament's round: the tables in the group, and each seated
+    player's seat in private (so a task delivered twice tells nobody twice)."""
+
+    round = models.OneToOneField(
+        "tourneys.Round", on_delete=models.CASCADE, related_name="telegram_messages"
+    )
+    group_sent = models.BooleanField(_("tables posted in the group"), default=False)
+    told = models.JSONField(_("players told their seat"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("round messages")
+        verbose_name_plural = _("round messages")
+
+    def __str__(self) -> str:
+        return f"messages of round {self.round_id}"

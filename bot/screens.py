@@ -153,6 +153,10 @@ class GameScreens:
         legal = [] if seat.is_computer else self.game_table.legal(number)
         ctx = self._ctx(number, legal)
         shown = self.render.menu(view, ctx, prefix) if prefix else self.render.private(view, ctx)
+        if shown is None and prefix is None and self.game.chat_id is None:
+            # A tournament's table has no group message: a game that keeps nothing private
+            # shows each player the table itself, with its buttons.
+            shown = self.render.table(self.game_table.view(None), self._ctx(None, []))
         if shown is None:
             return None
         text, rows = shown

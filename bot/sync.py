@@ -14,6 +14,10 @@ notices such as a Smoking Cat deal result, a new turn in private (the old messag
 deleted), the final result. A group that Telegram turned into a supergroup is followed
 to its new id (``bot.chats``) the first time a call to the old one is refused.
 
+A tournament's table (issue 26) is a table in the browser, with no group message: the
+bot keeps its players' private messages all the same (their cards, the buttons to play by
+taps, the web table button), as it does a group game's.
+
 Task names are fixed so that tasks already queued under them still run after a deploy.
 """
 
@@ -33,7 +37,7 @@ from django.utils import timezone, translation
 from django.utils.connection import ConnectionProxy
 from django.utils.translation import gettext as _
 
-from bot import cachekeys, chats, transport
+from bot import cachekeys, chats, tournaments, transport
 from bot.models import ChatSettings, GameMessages, SeatMessage
 from bot.render.common import esc
 from bot.screens import GameScreens, Screen
@@ -41,6 +45,7 @@ from bot.sender import DEFER_AFTER, Deferred, Result, Sender
 from games import metrics
 from games.play import services
 from games.play.models import OPEN_STATUSES, Game, GameStatus, Player, Seat
+from games.tourneys.models import RoundTable
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +75,13 @@ def _keys(game_id: int) -> tuple[str, str, str, str]:
 
 
 def on_game_updated(sender, game_id: int, chat_id: int | None = None, **kwargs) -> None:
-    if chat_id is not None:  # a table in the browser has no Telegram messages
+    # A table in the browser has no Telegram messages, unless it is a tournament's.
+    if chat_id is not None or (transport.configured() and is_tournament_table(game_id)):
         request_sync(game_id)
+
+
+def is_tournament_table(game_id: int) -> bool:
+    return RoundTable.objects.filter(game_id=game_id).exists()
 
 
 def request_sync(game_id: int) -> None:
@@ -91,9 +101,11 @@ def request_sync(game_id: int) -> None:
 def request_sync_for_player(player: Player) -> None:
     """Bring every open game of a player up to date (their language or reachability
     changed, so their private messages must be redrawn or can now be sent)."""
-    open_games = Seat.objects.filter(
-        player=player, game__status__in=OPEN_STATUSES, game__chat_id__isnull=False
-    ).values_list("game_id", flat=True)
+    open_games = (
+        Seat.objects.filter(player=player, game__status__in=OPEN_STATUSES)
+        .filter(Q(game__chat_id__isnull=False) | Q(game__tournament_table__isnull=False))
+        .values_list("game_id", flat=True)
+    )
     for game_id in open_games:
         request_sync(game_id)
 
@@ -215,12 +227,19 @@ def recover_syncs() -> int:
         queued += 1
     if queued:
         log.info("queued %s lost syncs", queued)
-    return queued
+    # And the tournaments' round posts and ends that a lost task left untold.
+    return queued + tournaments.recover()
 
 
 def sync_once(game_id: int, sender: Sender) -> None:
     game = Game.objects.select_related("league").filter(pk=game_id).first()
-    if game is None or game.chat_id is None:  # gone, or a browser table: no Telegram messages
+    if game is None:
+        return
+    if game.chat_id is None:
+        # A browser table: a tournament's has its players' private messages, no other
+        # has any Telegram message.
+        if is_tournament_table(game.pk):
+            Syncer(game, None, sender).run()
         return
     messages, _created = GameMessages.objects.get_or_create(
         game=game, defaults={"chat_id": game.chat_id}
@@ -233,15 +252,23 @@ def chat_settings(chat_id: int) -> ChatSettings:
 
 
 class Syncer:
-    def __init__(self, game: Game, messages: GameMessages, sender: Sender):
+    """``messages``: the game's group messages; None for a tournament's table, which has
+    only its players' private messages."""
+
+    def __init__(self, game: Game, messages: GameMessages | None, sender: Sender):
         self.game = game
         self.messages = messages
         self.sender = sender
-        self.chat = chat_settings(game.chat_id)
+        self.chat = chat_settings(game.chat_id) if messages is not None else ChatSettings()
         self.screens = GameScreens(game)
 
     def run(self) -> None:
         game = self.game
+        if self.messages is None:
+            if self.screens.started:
+                for seat in self.screens.human_seats():
+                    self.sync_private(seat)
+            return
         with translation.override(self.chat.language):
             self.sync_lobby()
             if self.screens.started:
@@ -352,7 +379,7 @@ class Syncer:
     def player_unreachable(self, player: Player) -> None:
         """The player blocked the bot: remember it and tell the group, once."""
         changed = services.set_reachable(player, False)
-        if not changed or self.game.status != GameStatus.RUNNING:
+        if not changed or self.game.status != GameStatus.RUNNING or self.messages is None:
             return
         with translation.override(self.chat.language):
             text = _(

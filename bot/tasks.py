@@ -2,5 +2,6 @@
 ``<app>.tasks``). Each task is defined beside the work it runs."""
 
 from bot.sync import recover_syncs, sync_game
+from bot.tournaments import post_round, tell_tournament
 
-__all__ = ["recover_syncs", "sync_game"]
+__all__ = ["post_round", "recover_syncs", "sync_game", "tell_tournament"]

@@ -21,6 +21,7 @@ def commands() -> list[tuple[str, str]]:
         ("standings", _("The league standings")),
         ("lang", _("Your language")),
         ("settings", _("Group settings (administrators)")),
+        ("tournament", _("Organise a tournament in this group (administrators)")),
         ("cancel", _("Cancel this group's game (creator or administrators)")),
     ]
 

@@ -1,4 +1,5 @@
-"""Slash commands: /start /help /rules /new /cancel /stats /standings /lang /settings."""
+"""Slash commands: /start /help /rules /new /cancel /stats /standings /lang /settings
+(/tournament is in ``bot.handlers.tournaments``)."""
 
 from __future__ import annotations
 
@@ -82,6 +83,8 @@ def _start(user, chat, payload: str) -> str:
         ]
         if payload.startswith("g") and payload[1:].isdigit():
             lines.append(_("Go back to the group: the game will start when everyone is ready."))
+        if payload.startswith("t") and payload[1:].isdigit():
+            lines.append(_("Your tournament seats and cards will come here."))
         lines += ["", help_text()]
         return "\n".join(lines)
 

@@ -25,7 +25,7 @@ from games.tournaments.results import RoundResult, TableResult
 from games.tournaments.swiss import SwissRules, next_round
 from games.tourneys import entries
 from games.tourneys.models import Entry, Format, Round, RoundTable, Status, Tournament
-from games.tourneys.signals import round_started, tournament_finished
+from games.tourneys.signals import round_started, tournament_cancelled, tournament_finished
 from games.tourneys.table_results import places
 
 
@@ -61,6 +61,7 @@ def cancel(tournament: Tournament) -> Tournament:
         tournament.status = Status.CANCELLED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
+        _announce_cancel(tournament.pk, too_few=False)
     return tournament
 
 
@@ -75,21 +76,31 @@ def start_now(tournament: Tournament) -> Tournament | None:
 # --- Starting and finishing ----------------------------------------------------------------
 def _start(tournament: Tournament, now) -> None:
     players = entries.active_players(tournament)
-    if len(players) < _fewest(tournament):
+    if len(players) < fewest(tournament):
         tournament.status = Status.CANCELLED
         tournament.finished_at = now
         tournament.save(update_fields=["status", "finished_at"])
+        _announce_cancel(tournament.pk, too_few=True)
         return
     tournament.status = Status.RUNNING
     tournament.started_at = now
     tournament.save(update_fields=["status", "started_at"])
 
 
-def _fewest(tournament: Tournament) -> int:
+def fewest(tournament: Tournament) -> int:
+    """The players a tournament needs to start (fewer, and it is cancelled when due)."""
     # A knockout needs one full table at least; the others one table of the game's least.
     if tournament.format == Format.KNOCKOUT:
         return tournament.table_size
     return tournament.min_table
+
+
+def _announce_cancel(tournament_id: int, too_few: bool) -> None:
+    transaction.on_commit(
+        lambda: tournament_cancelled.send(
+            sender=Tournament, tournament_id=tournament_id, too_few=too_few
+        )
+    )
 
 
 def _finish(tournament: Tournament, now) -> None:
