@@ -4,6 +4,7 @@ leaves the site. Imported by the conftest, so every web test can ask for ``page`
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -64,13 +65,16 @@ def chromium():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
-@pytest.fixture
-def page(chromium, live_server, transactional_db):
-    """A phone-sized page; closed before the database is emptied, so no request of its
-    own outlives the test."""
+@contextlib.contextmanager
+def phone_page(chromium, base: str):
+    """A phone-sized page of the site at ``base``, with ``problems`` (page errors, console
+    errors, any request that leaves the site) and ``asked`` (the address of every request
+    it made); closed before the database is emptied, so no request of its own outlives
+    the test."""
     context = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale="en-GB")
     page = context.new_page()
     page.problems = []
+    page.asked = []
     page.on("pageerror", lambda exc: page.problems.append(f"page error: {exc}"))
     page.on(
         "console",
@@ -78,12 +82,22 @@ def page(chromium, live_server, transactional_db):
     )
 
     def outside(request):
-        if not request.url.startswith(live_server.url) and not request.url.startswith("data:"):
+        page.asked.append(request.url)
+        if not request.url.startswith(base) and not request.url.startswith("data:"):
             page.problems.append(f"external request: {request.url}")
 
     page.on("request", outside)
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def page(chromium, live_server, transactional_db):
+    """A phone-sized page of the live server (WSGI: the table is long polled)."""
+    with phone_page(chromium, live_server.url) as page:
+        yield page
 
 
 def shot(page, name: str) -> None:
