@@ -8,6 +8,7 @@ import contextlib
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,17 @@ def page(chromium, live_server, transactional_db):
     """A phone-sized page of the live server (WSGI: the table is long polled)."""
     with phone_page(chromium, live_server.url) as page:
         yield page
+    requests_done(live_server)
+
+
+def requests_done(live_server, seconds: float = 15) -> None:
+    """Wait until the live server has answered every request it holds: closing a page
+    does not end a long poll parked in the server, and one that woke while the database
+    was being emptied deadlocked with the TRUNCATE (PostgreSQL)."""
+    threads = getattr(getattr(live_server.thread, "httpd", None), "_threads", None) or []
+    deadline = time.monotonic() + seconds
+    while any(t.is_alive() for t in list(threads)) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def shot(page, name: str) -> None:
