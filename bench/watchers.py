@@ -94,6 +94,7 @@ class Site:
                 "SITE_URL": f"http://{HOST}:{port}",
                 "DATABASE_POOL_MAX_SIZE": "12",  # as compose runs it
                 "LIVE_CONNECTIONS_PER_ADDRESS": "0",  # every spectator comes from here
+                "REQUESTS_PER_SECOND_PER_ADDRESS": "0",
                 "LIVE_STREAMS_PER_PROCESS": "0",
                 "LONG_POLLS_PER_PROCESS": "1000",
                 "TABLES_PER_HOUR_PER_SESSION": "0",
