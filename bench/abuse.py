@@ -531,15 +531,10 @@ class People:
                 current = stream.latest(current)
                 if 'class="final"' in current["html"]:
                     return True
-                actions = [html.unescape(a) for a in ACTION.findall(current["html"])]
-                seen = VERSION.search(current["html"])
-                if not actions or seen is None:
+                fields = self.choose(current, rng)
+                if fields is None:
                     _at, current = stream.changed(current["token"], WAIT_SECONDS + 30)
                     continue
-                key = uuid.uuid4().hex
-                with run.lock:
-                    run.normal_keys.add(key)
-                fields = {"action": rng.choice(actions), "version": seen.group(1), "key": key}
                 started = time.perf_counter()
                 moved = client.post("move", f"/play/{table}/move/", fields)
                 if moved.json().get("ok"):
@@ -564,19 +559,26 @@ class People:
             failures = 0
             if 'class="final"' in current["html"]:
                 return
-            actions = [html.unescape(a) for a in ACTION.findall(current["html"])]
-            seen = VERSION.search(current["html"])
-            if not actions or seen is None:
+            fields = self.choose(current, rng)
+            if fields is None:
                 current = self.look(client, table, current["token"])
                 continue
-            key = uuid.uuid4().hex
-            with run.lock:
-                run.normal_keys.add(key)
-            action = rng.choice(actions)
-            current = self.click(client, table, current["token"], action, seen.group(1), key)
+            current = self.click(client, table, current["token"], fields)
             time.sleep(rng.uniform(0.2, 0.6))  # a person looks before the next click
 
-    def click(self, client, table: int, token: str, action: str, seen: str, key: str):
+    def choose(self, current: dict, rng: random.Random) -> dict | None:
+        """The move a person makes on the table shown (its key noted as a person's), as
+        the page posts it; None when the table offers them nothing to do."""
+        actions = [html.unescape(a) for a in ACTION.findall(current["html"])]
+        seen = VERSION.search(current["html"])
+        if not actions or seen is None:
+            return None
+        key = uuid.uuid4().hex
+        with self.run.lock:
+            self.run.normal_keys.add(key)
+        return {"action": rng.choice(actions), "version": seen.group(1), "key": key}
+
+    def click(self, client, table: int, token: str, fields: dict):
         """A move while the page's long poll waits, as the page sends it; the click counts
         once the poll brings the changed table."""
         answer: dict = {}
@@ -589,7 +591,6 @@ class People:
         waiting.start()
         time.sleep(0.05)  # the poll is in the server before the person clicks
         started = time.perf_counter()
-        fields = {"action": action, "version": seen, "key": key}
         moved = client.post("move", f"/play/{table}/move/", fields)
         waiting.join()
         current = answer["table"]
