@@ -5,8 +5,9 @@ a default that a person playing never meets (README: "Limits"):
   address (``TABLES_PER_HOUR_PER_ADDRESS``);
 - long polls and streams of the table (``/play/<id>/state/``, ``/play/<id>/events/``)
   open at once per client address
-  (``LIVE_CONNECTIONS_PER_ADDRESS``), and waiting at once in one process of the site
-  (``LONG_POLLS_PER_PROCESS``: each holds a thread of the process while it waits);
+  (``LIVE_CONNECTIONS_PER_ADDRESS``), and long polls waiting at once in one WSGI process
+  of the site (``LONG_POLLS_PER_PROCESS``: there each holds a thread while it waits;
+  under ASGI none does, and the hub's ``LIVE_STREAMS_PER_PROCESS`` bounds them);
 - hard computers at a table whose creator is not signed in through Telegram
   (``HARD_COMPUTERS_UNSIGNED``): a hard computer searches for each decision, and a table
   abandoned by a browser visitor is played on by its computers.
@@ -14,7 +15,7 @@ a default that a person playing never meets (README: "Limits"):
 A limit reached raises ``LimitReached``, whose message the view shows (429), and nothing
 is done. The per-address counts live in Django's default cache: Redis in production,
 shared by every web process; on the embedded default the process's memory, which is right
-there because one process (Django's threaded server) serves the whole site. The per-session
+there because one process (uvicorn) serves the whole site. The per-session
 count lives in the session, so that it follows a session whose key is rotated. Address
 counts are per client network (``clients.client_network``), from the trusted proxy only.
 """

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from functools import wraps
 
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -100,6 +101,17 @@ def refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
 
 def strict(view: Callable) -> Callable:
     """A view whose malformed parameters are answered 400 (``refused``), not 500."""
+    if iscoroutinefunction(view):
+
+        @wraps(view)
+        async def waiting(request, *args, **kwargs):
+            try:
+                return await view(request, *args, **kwargs)
+            except BadParameter as exc:
+                # A page renders a template (the session, the user): off the loop.
+                return await sync_to_async(refused)(request, exc.message, 400)
+
+        return waiting
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):

@@ -81,7 +81,7 @@ MIDDLEWARE = [
     "admin_ui.request_rate.RequestRateMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.static_files.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -293,8 +293,9 @@ if not 0 <= TABLE_WAIT_SECONDS <= 60:
 # comment line every LIVE_HEARTBEAT_SECONDS keeps idle proxies from closing it.
 LIVE_STREAM_SECONDS = env.float("LIVE_STREAM_SECONDS", default=300.0)
 LIVE_HEARTBEAT_SECONDS = env.float("LIVE_HEARTBEAT_SECONDS", default=15.0)
-# Streams open at once in one process of the site: each costs a little memory and a
-# socket, no thread; past it the page follows by long polling.
+# Streams and waiting long polls at once in one ASGI process of the site: each costs a
+# little memory and a socket, no thread; past it the page follows by long polling (a poll
+# is answered at once and asks again).
 LIVE_STREAMS_PER_PROCESS = env.int("LIVE_STREAMS_PER_PROCESS", default=10000)
 
 # --- Limits of the public site (admin_ui/limits.py, README "Limits") ------------------
@@ -312,14 +313,12 @@ LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=8
 # once (admin_ui/request_rate.py): a person's pages ask a few times a second at most.
 REQUESTS_PER_SECOND_PER_ADDRESS = env.float("REQUESTS_PER_SECOND_PER_ADDRESS", default=20)
 REQUEST_BURST_PER_ADDRESS = env.int("REQUEST_BURST_PER_ADDRESS", default=120)
-# Long polls waiting at once in one process of the site (admin_ui/limits.py). A waiting
-# poll costs no query and no database connection, only its thread (under ASGI Django runs
-# a synchronous view on a thread of its request's own): few with Redis (production's
-# processes serve the webhook, moves and the admin too, and pages stream instead:
-# admin_ui/public/events.py; the Mini App and a browser that cannot stream poll); on the
-# embedded default (no Redis) one process serves everything, and each poll answered at
-# once comes back sooner than one that waits, so more may wait there. A poll past the
-# limit is answered at once (429 with "retry_ms"), and its page asks again a moment later.
+# Long polls waiting at once in one WSGI process of the site (admin_ui/limits.py), where
+# each holds a thread while it waits (under ASGI a waiting poll holds none and counts in
+# LIVE_STREAMS_PER_PROCESS): few with Redis (production's WSGI processes serve the
+# webhook, moves and the admin; the proxy sends long polls to the ASGI service); more
+# without. A poll past the limit is answered at once (429 with "retry_ms"), and its page
+# asks again a moment later.
 LONG_POLLS_PER_PROCESS = env.int("LONG_POLLS_PER_PROCESS", default=16 if REDIS_URL else 256)
 # Hard computers at a table whose creator is not signed in through Telegram (a browser
 # visitor): a hard computer searches at each decision, and an abandoned table is played on

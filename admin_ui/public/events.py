@@ -34,7 +34,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 
-from asgiref.sync import SyncToAsync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -45,7 +45,8 @@ from games.play.models import Game, Player
 
 from .. import limits, params
 from . import changes, notify, renders
-from .play import MAX_TOKEN, RETRY_MS, _player_or_403, _release_connection
+from .play import MAX_TOKEN, RETRY_MS, _player_or_403
+from .waits import let_go_of_the_request_thread, released
 
 # How soon a page's EventSource reconnects after its stream ended.
 RECONNECT_MS = 1000
@@ -77,7 +78,7 @@ async def events(request, pk: int):
     except limits.LimitReached as exc:
         return await sync_to_async(params.refused)(request, exc.message, 429)
     try:
-        player, refused = await _released(_viewer)(request, pk)
+        player, refused = await released(_viewer)(request, pk)
     except BaseException:
         await sync_to_async(limits.give_back_live_slot)(slot)
         raise
@@ -100,12 +101,12 @@ def _viewer(request, pk: int):
 async def _stream(
     pk: int, seen: str, player: Player | None, language: str, slot
 ) -> AsyncIterator[bytes]:
-    _let_go_of_the_request_thread()
+    let_go_of_the_request_thread()
     sub = notify.hub.join(pk)  # before the first look: no change falls between
     try:
         yield f"retry: {RECONNECT_MS}\n\n".encode()
         end = time.monotonic() + settings.LIVE_STREAM_SECONDS
-        current = await _released(changes.token, shared=True)(pk)
+        current = await released(changes.token, shared=True)(pk)
         sent = seen
         while True:
             if current is not None and current != sent:
@@ -134,7 +135,7 @@ async def _payload(pk: int, token: str, player: Player | None, language: str) ->
     (no thread, no query), anyone else's through ``renders.payload``."""
     if player is None and (found := renders.peek(pk, token, None, language)):
         return found
-    return await _released(renders.payload, shared=True)(pk, token, player, language)
+    return await released(renders.payload, shared=True)(pk, token, player, language)
 
 
 _frames: OrderedDict[int, tuple[dict, bytes]] = OrderedDict()
@@ -154,35 +155,3 @@ def _frame(data: dict) -> bytes:
         while len(_frames) > renders.MAX_ENTRIES:
             _frames.popitem(last=False)
     return frame
-
-
-def _released(function, shared: bool = False):
-    """``function`` off the event loop, which gives its database connection back (to the
-    pool on PostgreSQL) when it returns: a stream holds none while it waits, however long
-    it lives (Django closes a request's connection only at its end). In the request's own
-    thread, or (``shared``, once the stream runs) in the loop's shared pool of threads."""
-
-    def released(*args):
-        try:
-            return function(*args)
-        finally:
-            _release_connection()
-
-    return sync_to_async(released, thread_sensitive=not shared)
-
-
-def _let_go_of_the_request_thread() -> None:
-    """Under ASGI Django gives each request a thread of its own for its synchronous parts
-    (the middleware, the viewer's check: asgiref's ``ThreadSensitiveContext``) and keeps it
-    until the response ends: for a stream, its whole life, an idle thread per page (5000
-    pages, 5000 threads, in ``bench watchers``). Once the stream runs nothing of the
-    request needs that thread: it ends now, and the stream's reads use the loop's shared
-    pool. Should asgiref's internals change, nothing is done: the thread merely lives on."""
-    current = getattr(SyncToAsync, "thread_sensitive_context", None)
-    executors = getattr(SyncToAsync, "context_to_thread_executor", None)
-    if current is None or executors is None:
-        return
-    context = current.get(None)
-    executor = executors.pop(context, None) if context is not None else None
-    if executor is not None:
-        executor.shutdown(wait=False)

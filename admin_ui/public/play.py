@@ -14,14 +14,17 @@ each ``state`` request waits, up to ``TABLE_WAIT_SECONDS``, for the table to cha
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import time
 import uuid
 from urllib.parse import urlencode
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connection, transaction
+from django.core.handlers.asgi import ASGIRequest
+from django.db import transaction
 from django.http import Http404, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -36,8 +39,9 @@ from games.play.models import Game, GameStatus, Player
 
 from .. import limits, params
 from ..framing import telegram_may_frame
-from . import changes, miniapp, renders
+from . import changes, miniapp, notify, renders
 from .tables import table_context
+from .waits import changed_token, let_go_of_the_request_thread, released
 
 SESSION_KEY = "catclub_player"
 INIT_DATA_HEADER = "X-Telegram-Init-Data"
@@ -270,10 +274,11 @@ def _refused(request, pk: int, exc: errors.GameError, invite: str = ""):
 
 @require_GET
 @params.strict
-def state(request, pk: int):
+async def state(request, pk: int):
     """The table as this viewer sees it, once it differs from ``token`` (long polling).
     ``wait``: at most this many seconds (up to ``TABLE_WAIT_SECONDS``, the default).
-    A poll that would wait while this process has no place for it is answered at once:
+    A poll waits on this process's hub (``waits.changed_token``), holding no thread under
+    ASGI; one that would wait while this process has no place for it is answered at once:
     429 with ``retry_ms``, when the page asks again (``_ask_again``)."""
     seen = params.text(request.GET.get("token"), "token", max_length=MAX_TOKEN)
     limit = settings.TABLE_WAIT_SECONDS
@@ -281,49 +286,58 @@ def state(request, pk: int):
     deadline = time.monotonic() + wait
     try:
         # First, so that a poll over the limit costs no query.
-        with limits.live_connection(request):
-            return _changed_table(request, pk, seen, deadline)
+        slot = await sync_to_async(limits.take_live_slot)(request, limit)
     except limits.LimitReached as exc:
-        return params.refused(request, exc.message, 429)
+        return await sync_to_async(params.refused)(request, exc.message, 429)
+    try:
+        return await _changed_table(request, pk, seen, deadline)
+    finally:
+        await sync_to_async(limits.give_back_live_slot)(slot)
 
 
-def _changed_table(request, pk: int, seen: str, deadline: float):
-    """The table once its change token is no longer ``seen`` (or at ``deadline``). While
-    it waits, the poll watches the game's marker in the cache (``changes``): no query,
-    and no database connection held."""
-    current = changes.token(pk)
+async def _changed_table(request, pk: int, seen: str, deadline: float):
+    """The table once its change token is no longer ``seen`` (or at ``deadline``)."""
+    current = await released(changes.token)(pk)
     if current is None:
         raise Http404
-    if current == seen and time.monotonic() < deadline:
-        with limits.parked_poll() as placed:
-            if not placed:
-                return _ask_again()
-            player, refused = _player_or_403(request)
-            if refused:
-                return refused
-            _release_connection()
-            with changes.watching(pk) as watch:
-                while True:
-                    generation = watch.generation
-                    current = changes.token(pk)
-                    left = deadline - time.monotonic()
-                    if current != seen or left <= 0:
-                        break
-                    watch.looked(current)
-                    _release_connection()
-                    watch.pause(generation, left)
-    else:
-        player, refused = _player_or_403(request)
+    if current != seen or time.monotonic() >= deadline:
+        return await _table_json(request, pk, current)
+    # Under ASGI the wait lets go of the request's thread and reads in the loop's shared
+    # pool; under WSGI the request owns its thread anyway (and a test's transaction is
+    # seen only there).
+    asgi = isinstance(request, ASGIRequest)
+    with _place_to_wait(asgi) as placed:
+        if not placed:
+            return _ask_again()
+        player, refused = await released(_player_or_403)(request)
         if refused:
             return refused
-    return JsonResponse(renders.payload(pk, current, player, translation.get_language()))
+        let_go_of_the_request_thread()
+        current = await changed_token(pk, seen, deadline, shared=asgi)
+    if current is None:
+        raise Http404
+    payload = await released(renders.payload, shared=asgi)(
+        pk, current, player, translation.get_language()
+    )
+    return JsonResponse(payload)
 
 
-def _release_connection() -> None:
-    """A waiting poll holds no database connection (on PostgreSQL it goes back to the
-    pool): its next look at the database, once a second at most, takes one again."""
-    if not connection.in_atomic_block:  # a test's transaction: it stays
-        connection.close()
+async def _table_json(request, pk: int, current: str) -> JsonResponse:
+    player, refused = await released(_player_or_403)(request)
+    if refused:
+        return refused
+    payload = await released(renders.payload)(pk, current, player, translation.get_language())
+    return JsonResponse(payload)
+
+
+def _place_to_wait(asgi: bool):
+    """Under ASGI a waiting poll is one more of the hub's connections (a coroutine, no
+    thread), as many as ``LIVE_STREAMS_PER_PROCESS`` allows; under WSGI it holds one of
+    the process's threads, and only ``LONG_POLLS_PER_PROCESS`` may."""
+    if asgi:
+        limit = settings.LIVE_STREAMS_PER_PROCESS
+        return contextlib.nullcontext(not limit or notify.hub.connections() < limit)
+    return limits.parked_poll()
 
 
 def _ask_again() -> JsonResponse:

@@ -57,6 +57,47 @@ def test_waiting_streams_hold_no_thread_each(asgi_server, settings):  # noqa: F8
     assert notify.hub.connections() == 0, "a page that went away still waits"
 
 
+def test_waiting_long_polls_hold_no_thread_each(asgi_server, settings):  # noqa: F811
+    """The Mini App's long poll waits on the hub as a stream does (issue 25's abuse bench:
+    parked polls, a thread each, starved the people playing): neither the middleware nor
+    the wait takes a thread of its own."""
+    settings.LIVE_CONNECTIONS_PER_ADDRESS = 0
+    settings.TABLES_PER_HOUR_PER_SESSION = 0
+    settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+    settings.TABLE_WAIT_SECONDS = 30
+    data = {"game": "felix", "name": "Ann", "computers": "2"}
+    assert Client().post(reverse("web:play-create"), data).status_code == 302
+    game = Game.objects.order_by("-pk").first()
+    state = reverse("web:table-state", args=[game.pk])
+    token = Client().get(state + "?wait=0").json()["token"]
+    before = threading.active_count()
+    pages = 20
+    host, port = asgi_server.removeprefix("http://").split(":")
+    sockets = []
+    try:
+        for _ in range(pages):
+            sock = socket.create_connection((host, int(port)), timeout=10)
+            request = f"GET {state}?token={token}&wait=30 HTTP/1.1\r\nHost: {host}\r\n\r\n"
+            sock.sendall(request.encode())
+            sockets.append(sock)
+        deadline = time.monotonic() + 10
+        while notify.hub.connections() < pages and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert notify.hub.connections() == pages
+        assert threading.active_count() - before < pages // 2
+        game.refresh_from_db()
+        Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+        notify._send(game.pk)  # as the change's process would
+        for sock in sockets:
+            received = b""
+            while b"\r\n\r\n{" not in received:
+                received += sock.recv(65536)
+            assert received.startswith(b"HTTP/1.1 200")
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
 # -- hidden information over the stream -----------------------------------------------------
 @pytest.mark.parametrize("slug", catalog.slugs())
 def test_no_event_shows_a_seat_or_a_spectator_a_card_private_to_another(

@@ -1,7 +1,8 @@
 """The table page's long poll under a crowd (issue 25): while its table does not change, a
 waiting poll costs no query and holds no database connection; a change wakes it within a
 fraction of a second; a process holds only ``LONG_POLLS_PER_PROCESS`` waiting polls, and
-one past them is answered at once, without a query, with when to ask again."""
+one past them is answered at once, without a query, with when to ask again. A poll waits
+on the process's hub (``notify``), as a stream does: under ASGI it holds no thread."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import threading
 import time
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.db.models import F
 from django.test import Client
@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from admin_ui import limits
-from admin_ui.public import changes
+from admin_ui.public import changes, notify
 from games.play import services
 from games.play.models import Game
 from games.play.table import Table
@@ -98,10 +98,13 @@ def test_a_change_wakes_a_waiting_poll_at_once(transactional_db, change):
 
 
 @pytest.mark.parametrize("announced", [True, False])
-def test_a_change_made_in_another_process_wakes_a_waiting_poll(transactional_db, announced):
-    """A worker (production) or the bot's process changed the game: its marker moved in
-    the shared cache, and this process's watcher wakes the poll within a tick; a change
-    whose marker this process does not see shows at the next recheck."""
+def test_a_change_made_in_another_process_wakes_a_waiting_poll(
+    transactional_db, settings, announced
+):
+    """A worker (production) or the bot's process changed the game and published it
+    (``notify``: Redis pub/sub, or this process's hub on the embedded default): the poll
+    wakes at once. A change that nobody announced shows at the hub's next recheck."""
+    settings.TABLE_WAIT_SECONDS = notify.RECHECK_SECONDS_REDIS + 3
     client = Client()
     game = lobby(client)
     token = state(client, game, wait=0).json()["token"]
@@ -111,14 +114,18 @@ def test_a_change_made_in_another_process_wakes_a_waiting_poll(transactional_db,
     changed_at = time.monotonic()
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1)  # no signal here
     if announced:
-        cache.set(changes._marker_key(game.pk), "moved by another process")
-    thread.join(5)
+        changes._move_marker(game.pk)
+        notify._send(game.pk)
+    thread.join(settings.TABLE_WAIT_SECONDS + 2)
     assert seen["answer"]["token"] != token
     took = seen["at"] - changed_at
     if announced:
         assert took < 0.5
     else:
-        assert took < changes.RECHECK_SECONDS + 0.5
+        recheck = (
+            notify.RECHECK_SECONDS_REDIS if settings.REDIS_URL else notify.RECHECK_SECONDS_LOCAL
+        )
+        assert took < recheck + 0.5
 
 
 def test_a_waiting_poll_holds_no_database_connection(transactional_db, monkeypatch):

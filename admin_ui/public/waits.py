@@ -1,0 +1,78 @@
+"""Waiting for a table to change without a thread, a lock or a database connection: what
+the stream (``events``) and the long poll (``play.state``) share.
+
+Both wait on this process's hub (``notify``), woken once per change whatever number of
+pages follow the game, and do their few synchronous parts (the session, the token, the
+render) off the event loop, giving the database connection back after each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from asgiref.sync import SyncToAsync, sync_to_async
+from django.db import connection
+
+from . import changes, notify
+
+
+def release_connection() -> None:
+    """A waiting page holds no database connection (on PostgreSQL it goes back to the
+    pool): its next look at the database takes one again."""
+    if not connection.in_atomic_block:  # a test's transaction: it stays
+        connection.close()
+
+
+def released(function, shared: bool = False):
+    """``function`` off the event loop, which gives its database connection back when it
+    returns: a page holds none while it waits, however long (Django closes a request's
+    connection only at its end). In the request's own thread, or (``shared``, once the
+    request waits) in the loop's shared pool of threads."""
+
+    def call(*args):
+        try:
+            return function(*args)
+        finally:
+            release_connection()
+
+    return sync_to_async(call, thread_sensitive=not shared)
+
+
+async def changed_token(game_id: int, seen: str, deadline: float, shared: bool) -> str | None:
+    """The game's change token once it is no longer ``seen``, or as it is at ``deadline``
+    (``time.monotonic``): None when the game is gone. ``shared``: as for ``released``."""
+    sub = notify.hub.join(game_id)  # before the look: no change falls between
+    try:
+        current = await released(changes.token, shared=shared)(game_id)
+        while current == seen and not sub.dropped:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                current = await asyncio.wait_for(sub.queue.get(), left)
+            except TimeoutError:
+                break
+            while not sub.queue.empty():  # several changes meanwhile: the last counts
+                current = sub.queue.get_nowait()
+        return current
+    finally:
+        notify.hub.leave(sub)
+
+
+def let_go_of_the_request_thread() -> None:
+    """Under ASGI Django gives each request a thread of its own for its synchronous parts
+    (the middleware, the viewer's check: asgiref's ``ThreadSensitiveContext``) and keeps it
+    until the response ends: for a stream or a waiting poll, an idle thread per page (5000
+    pages, 5000 threads, in ``bench watchers``). Once the page waits nothing of the request
+    needs that thread: it ends now (a later synchronous part gets a new one), and the
+    waits' reads use the loop's shared pool. Should asgiref's internals change, nothing
+    is done: the thread merely lives on."""
+    current = getattr(SyncToAsync, "thread_sensitive_context", None)
+    executors = getattr(SyncToAsync, "context_to_thread_executor", None)
+    if current is None or executors is None:
+        return
+    context = current.get(None)
+    executor = executors.pop(context, None) if context is not None else None
+    if executor is not None:
+        executor.shutdown(wait=False)
