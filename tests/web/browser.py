@@ -4,6 +4,7 @@ leaves the site. Imported by the conftest, so every web test can ask for ``page`
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import os
 import shutil
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 from tests import services
 
@@ -110,6 +112,23 @@ def requests_done(live_server, seconds: float = 15) -> None:
     deadline = time.monotonic() + seconds
     while any(t.is_alive() for t in list(threads)) and time.monotonic() < deadline:
         time.sleep(0.05)
+
+
+def beside_the_browser(call, *args, **kwargs):
+    """``call`` in a thread of its own, for a test that asks the site with Django's test
+    client while its browser is open: Playwright's sync API keeps an event loop running
+    in the test's thread, beside which Django refuses to call an async view (the long
+    poll). The thread's database connection is closed after it (none left to block the
+    database's emptying)."""
+
+    def run():
+        try:
+            return call(*args, **kwargs)
+        finally:
+            connection.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()
 
 
 def shot(page, name: str) -> None:

@@ -16,14 +16,15 @@ from django.urls import reverse
 from admin_ui.public import changes, notify
 from games.play.models import Game, GameStatus
 from tests.web.asgi import asgi_server, asgi_site  # noqa: F401  (fixtures)
-from tests.web.browser import phone_page
+from tests.web.browser import beside_the_browser, phone_page
 from tests.web.tables import play_by_clicking, start_from_home
 
 ACTION = re.compile(r'data-action="([^"]+)"')
 
 
 def ann_moves(ann: Client, game: Game) -> None:
-    html = ann.get(reverse("web:table-state", args=[game.pk]) + "?wait=0").json()["html"]
+    url = reverse("web:table-state", args=[game.pk]) + "?wait=0"
+    html = beside_the_browser(ann.get, url).json()["html"]
     version = Game.objects.get(pk=game.pk).version
     data = {"action": ACTION.findall(html)[0], "version": version, "key": f"k{version}"}
     assert ann.post(reverse("web:table-move", args=[game.pk]), data).json()["ok"]
@@ -156,4 +157,46 @@ def test_a_spectators_page_catches_up_after_the_server_comes_back(chromium, asgi
         # down; nothing else.
         cut = ("ERR_INCOMPLETE_CHUNKED_ENCODING", "ERR_CONNECTION_REFUSED")
         problems = [p for p in page.problems if not any(c in p for c in cut)]
+        assert not problems, problems
+
+
+def test_a_page_whose_stream_was_refused_polls_then_streams_again(chromium, asgi_server):  # noqa: F811
+    """A stream answered with an error status (a proxy's 502 while the site restarts, a
+    429) is closed by the browser for good: the page follows by polling meanwhile, then
+    opens its stream again, and later changes are pushed, not polled."""
+    ann = Client()
+    data = {"game": "felix", "name": "Ann", "computers": "2"}
+    assert ann.post(reverse("web:play-create"), data).status_code == 302
+    game = Game.objects.order_by("-pk").first()
+    with phone_page(chromium, asgi_server) as page:
+        refused: list[str] = []
+
+        def first_refused(route):
+            if refused:
+                route.continue_()
+            else:
+                refused.append(route.request.url)
+                route.fulfill(status=502, body="Bad gateway")
+
+        page.route(re.compile(r"/events/"), first_refused)
+        page.goto(asgi_server + reverse("web:game", args=[game.pk]))
+        before = version_shown(page)
+        ann_moves(ann, game)
+        shows_a_version_past(page, before)
+        assert refused and polls(page), "the change did not come by polling"
+
+        deadline = time.monotonic() + 25  # the first retry: 10 s ± 25 %, after a poll ends
+        while len(streams(page)) < 2:
+            assert time.monotonic() < deadline, "the page never tried its stream again"
+            page.wait_for_timeout(100)
+        if settings.REDIS_URL:
+            assert notify.hub.subscribed.wait(10)
+        page.wait_for_timeout(500)
+        polled = len(polls(page))
+        for _ in range(2):
+            before = version_shown(page)
+            ann_moves(ann, game)
+            shows_a_version_past(page, before)
+        assert len(polls(page)) == polled, "the page still polls beside its stream"
+        problems = [p for p in page.problems if "502" not in p]
         assert not problems, problems

@@ -97,13 +97,15 @@
   function soon(ms) {
     return new Promise((ok) => setTimeout(ok, Math.min(ms, 5000) * (0.5 + Math.random())));
   }
-  async function follow() {
-    for (;;) {
+  // Long polls until ``until`` (a Date.now() time; for ever without one). True when the
+  // page stops following (it reloads, or the server refused the viewer).
+  async function follow(until) {
+    while (until === undefined || Date.now() < until) {
       try {
         const r = await fetch(box.dataset.state + "?token=" + encodeURIComponent(token), {
           headers: headers(), credentials: "same-origin",
         });
-        if (r.status === 403) { toast(await r.text()); return; }
+        if (r.status === 403) { toast(await r.text()); return true; }
         if (r.status === 429) {
           const refused = await r.json().catch(() => ({}));
           // The server has no place for this poll to wait just now: ask again in a
@@ -115,11 +117,12 @@
         }
         if (!r.ok) { await pause(); continue; }
         backoff = 0;
-        if (apply(await r.json())) return;
+        if (apply(await r.json())) return true;
       } catch (e) {
         await pause();
       }
     }
+    return false;
   }
   // The table as the server sent it (a push or a poll): true when the page reloads.
   function apply(data) {
@@ -131,17 +134,24 @@
   }
   // The push: one EventSource, which reconnects by itself with the last table's token
   // (its event id). The Mini App cannot sign one (no headers: see admin_ui/public/events.py)
-  // and polls; a browser without EventSource, or a stream refused (too many pages open, or
-  // a server that cannot stream), falls back to polling for the rest of the page's life.
+  // and polls; so does a browser without EventSource. A stream that the browser closes
+  // (an error status: too many pages open, a proxy's 502 while the server restarts, or a
+  // server that cannot stream, which answers 204) leaves the page polling for a while,
+  // then trying its stream again, less often after each failure (10 s doubling to 10 min).
+  let streamRetry = 10000;
   function stream() {
     if (tg.active || !window.EventSource || !box.dataset.events) return follow();
     const source = new EventSource(box.dataset.events + "?token=" + encodeURIComponent(token));
+    source.onopen = () => { streamRetry = 10000; };
     source.onmessage = (ev) => {
       backoff = 0;
       if (apply(JSON.parse(ev.data))) source.close();
     };
-    source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED) follow();
+    source.onerror = async () => {
+      if (source.readyState !== EventSource.CLOSED) return;
+      const until = Date.now() + streamRetry * (0.75 + Math.random() / 2);
+      streamRetry = Math.min(streamRetry * 2, 600000);
+      if (!(await follow(until))) stream();
     };
   }
 
