@@ -40,7 +40,7 @@ def advance(tournament_id: int, now=None) -> Tournament | None:
         )
         if tournament is None:
             return None
-        status, rounds_before = tournament.status, tournament.rounds.count()
+        status = tournament.status
         if tournament.status == Status.SIGNUP and tournament.starts_at <= now:
             _start(tournament, now)
         recorded = []
@@ -50,8 +50,9 @@ def advance(tournament_id: int, now=None) -> Tournament | None:
                 _arena_step(tournament, recorded, now)
             else:
                 _next_round_when_due(tournament, now)
-        # Most steps (the beat's) change nothing the page shows: its version stays.
-        if recorded or tournament.status != status or tournament.rounds.count() != rounds_before:
+        # Most steps (the beat's) change nothing the page shows: its version stays. (A new
+        # round moves it where it is made.)
+        if recorded or tournament.status != status:
             live.touch(tournament.pk)
     return tournament
 
@@ -248,6 +249,7 @@ def _create_round(tournament: Tournament, number: int, tables, byes, now) -> Rou
         RoundTable.objects.create(
             round=rnd, number=j, players=[player], is_bye=True, recorded_at=now
         )
+    live.touch(tournament.pk)
     tid, rid = tournament.pk, rnd.pk
     transaction.on_commit(
         lambda: round_started.send(sender=Tournament, tournament_id=tid, round_id=rid)

@@ -102,6 +102,8 @@ def test_issue_26_sign_up_follow_live_and_play_a_round_in_the_browser(
         other = RoundTable.objects.exclude(pk=table.pk).get(round__tournament=t)
         play_out(other.game_id, random.Random(3))
         tournament_tab = page.context.new_page()
+        tab_asked = []
+        tournament_tab.on("request", lambda asked: tab_asked.append(asked.url))
         tournament_tab.goto(url)
         tournament_tab.evaluate("() => { window.sameDocument = true; }")
         seat_link.click()
@@ -123,8 +125,12 @@ def test_issue_26_sign_up_follow_live_and_play_a_round_in_the_browser(
         winner = {anna.pk: anna, mate.pk: mate}[table.players[table.ranks.index(1)]]
         names = standings.locator(".name").all_inner_texts()
         assert winner.display_name in names[0] or winner.display_name in names[1]
-        tournament_tab.problems = []
         assert serious_violations(tournament_tab) == [] and fits_the_phone(tournament_tab)
+        # Over: nothing changes any more, and the page stops asking.
+        asks = [u for u in tab_asked if "/live/" in u]
+        assert asks, "the page never asked for changes"
+        tournament_tab.wait_for_timeout(4000)
+        assert len([u for u in tab_asked if "/live/" in u]) == len(asks)
         shot(tournament_tab, "tournament-finished")
         assert not page.problems and not bruno_page.problems
 

@@ -2,7 +2,8 @@
 // server for the tournament's version (answered from the cache, no query), and only when
 // it moved is the page's changing part (status, sign-up, standings, rounds, entrants)
 // fetched and put in place. A page in a background tab does not ask; it asks at once when
-// shown again. A failed ask is retried at the next beat: the page stays as it was.
+// shown again. A failed ask is retried at the next beat: the page stays as it was. Once
+// the tournament is over (the part marked data-over) nothing changes any more: no asks.
 (function () {
   "use strict";
   const region = document.getElementById("tournament-live");
@@ -11,6 +12,11 @@
   const every = Math.max(1000, parseInt(region.dataset.pollMs, 10) || 3000);
   let version = region.dataset.version;
   let busy = false;
+  let timer = null;
+
+  function over() {
+    return region.querySelector("[data-over]") !== null;
+  }
 
   function apply(html) {
     // Focus inside the region would be lost with the nodes it is on: it goes to the
@@ -41,6 +47,7 @@
         if (typeof data.html === "string") apply(data.html);
         version = String(data.version);
         region.dataset.version = version;
+        if (over()) stop();
       })
       .catch(function () {})
       .then(function () {
@@ -48,6 +55,12 @@
       });
   }
 
-  setInterval(ask, every);
+  function stop() {
+    clearInterval(timer);
+    document.removeEventListener("visibilitychange", ask);
+  }
+
+  if (over()) return;
+  timer = setInterval(ask, every);
   document.addEventListener("visibilitychange", ask);
 })();
