@@ -165,6 +165,7 @@ def main(argv: list[str] | None = None) -> list[str]:
     parser.add_argument(
         "--arena-minutes", type=int, help="the arena's window instead of its size's (30 or 1)"
     )
+    parser.add_argument("--only", choices=["swiss", "arena"], help="one of the two (pipeline)")
     args = parser.parse_args(argv)
     if not args.pure:
         return through_the_pipeline(args)
@@ -202,6 +203,7 @@ def through_the_pipeline(args) -> list[str]:
             workers=args.workers,
             timeout=args.timeout,
             report=lambda line: print(line, flush=True),
+            only=args.only,
         )
     except (tournament_pipeline.BenchFailed, RuntimeError) as exc:
         sys.exit(f"tournament bench: {exc}")

@@ -6,7 +6,8 @@ the production app (``bench.worker``: game, computer and sync queues). The tourn
 a league's, their players made for the run and removed after it. Nothing here pairs or
 seats anyone: ``rounds.advance`` does, in the workers, when a tournament's game ends
 (``game_ended``), and every ``BEAT_SECONDS`` (the beat's ``advance_all``, sent from here
-as the beat sends it). The bench only plays: each seat of a new table is handed to a
+as the beat sends it, as is its ``sweep`` every ``SWEEP_SECONDS``, which re-queues the
+work of a task the broker lost). The bench only plays: each seat of a new table is handed to a
 computer (``replace_with_computer``, as a moderator would: no forfeit), whose moves the
 workers make. The bench watches the tournament's rows and, once it is over, reads the
 figures from them:
@@ -25,7 +26,9 @@ figures from them:
 from __future__ import annotations
 
 import itertools
+import signal
 import statistics
+import sys
 import time
 from collections import defaultdict
 from datetime import timedelta
@@ -39,6 +42,7 @@ from bench.worker import start_workers, stop_workers
 from config.celery import app
 from games.leagues.models import League
 from games.play import services
+from games.play import tasks as play_tasks
 from games.play.models import Game, GameStatus, Player, Seat
 from games.tournaments.results import count_repeats
 from games.tournaments.swiss import history, next_round
@@ -49,6 +53,7 @@ from games.tourneys.models import Format, Round, RoundTable, Status, Tournament
 PLAYER_BASE = 9_500_000_000  # the bench's players' Telegram ids, removed after a run
 LEAGUE_SLUG = "bench-tournament"
 BEAT_SECONDS = 10.0  # production's TOURNAMENT_SECONDS
+SWEEP_SECONDS = 2.0  # production's SWEEP_SECONDS
 LOOK_SECONDS = 0.05
 
 
@@ -72,8 +77,10 @@ def run(
     workers: int,
     timeout: float,
     report=print,
+    only: str | None = None,
 ) -> list[str]:
-    """The Swiss's line and then the Arena's, each passed to ``report`` once known."""
+    """The Swiss's line and then the Arena's (``only``: one of them), each passed to
+    ``report`` once known."""
     if connection.vendor != "postgresql" or not settings.REDIS_URL:
         raise BenchFailed("the tournament bench needs DATABASE_URL (PostgreSQL) and REDIS_URL")
     app.conf.task_always_eager = False
@@ -81,12 +88,17 @@ def run(
         settings.GAMES_QUEUE, settings.COMPUTERS_QUEUE, settings.TELEGRAM_QUEUE
     )
     cleanup()
+    # Stopped (SIGTERM), the bench still stops its workers and removes its rows.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("tournament bench: stopped"))
     procs = start_workers(workers, label="tournament", quiet=True)
     try:
-        lines = [swiss(*swiss_size, seed=seed, strategy=strategy, timeout=timeout)]
-        report(lines[-1])
-        lines.append(arena(*arena_size, seed=seed, strategy=strategy, timeout=timeout))
-        report(lines[-1])
+        lines = []
+        if only in (None, "swiss"):
+            lines.append(swiss(*swiss_size, seed=seed, strategy=strategy, timeout=timeout))
+            report(lines[-1])
+        if only in (None, "arena"):
+            lines.append(arena(*arena_size, seed=seed, strategy=strategy, timeout=timeout))
+            report(lines[-1])
     finally:
         stop_workers(procs)
         cleanup()
@@ -142,7 +154,7 @@ def play(t: Tournament, strategy: str, timeout: float) -> float:
     it is over. Returns the seconds it took."""
     started = time.monotonic()
     rounds.start_now(t)
-    beat = time.monotonic()
+    beat = swept = time.monotonic()
     handed: set[int] = set()
     while True:
         status = Tournament.objects.filter(pk=t.pk).values_list("status", flat=True).get()
@@ -166,6 +178,9 @@ def play(t: Tournament, strategy: str, timeout: float) -> float:
         if time.monotonic() - beat >= BEAT_SECONDS:
             beat = time.monotonic()
             tourney_tasks.advance_all.delay()
+        if time.monotonic() - swept >= SWEEP_SECONDS:
+            swept = time.monotonic()
+            play_tasks.sweep.delay()
         time.sleep(LOOK_SECONDS)
 
 
