@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from games.tourneys import rounds
+from games.tourneys import live, rounds
 from games.tourneys.models import Entry, Round, Status, Tournament
 
 
@@ -72,6 +72,11 @@ class TournamentAdmin(admin.ModelAdmin):
         ),
     )
     actions = ["start_now", "cancel"]
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # An organiser's edit (its name, its start, an entry) shows on the open pages too.
+        live.touch(form.instance.pk)
 
     @admin.action(description=_("Start the selected tournaments now"), permissions=["change"])
     def start_now(self, request, queryset):

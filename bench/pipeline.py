@@ -19,13 +19,10 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
-import os
 import queue
 import random
-import signal
 import statistics
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -38,7 +35,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 from django.utils import timezone
 
-from bench.worker import COUNTER_KEY, UPDATES_CHANNEL
+from bench.worker import COUNTER_KEY, UPDATES_CHANNEL, start_workers, stop_workers
 from config.celery import app
 from games import catalog
 from games.computers import act
@@ -82,44 +79,17 @@ class Command(BaseCommand):
         try:
             self.run(opts, drivers)
         finally:
-            for proc in workers:
-                os.killpg(proc.pid, signal.SIGTERM)
-            for proc in workers:
-                proc.wait(30)
+            stop_workers(workers)
             for driver in drivers.processes if drivers else ():
                 driver.kill()
             self.cleanup()
 
     # -- set-up ----------------------------------------------------------------------------
     def start_workers(self, opts) -> list[subprocess.Popen]:
-        procs = []
-        for i in range(opts["workers"]):
-            command = [
-                *(sys.executable, "-m", "celery", "-A", "bench.worker", "worker"),
-                *(f"--pool={opts['pool']}", f"--concurrency={opts['concurrency']}"),
-                *("--without-gossip", "--without-mingle", "--without-heartbeat"),
-                *("--loglevel=WARNING", "-n", f"bench{i}-{os.getpid()}@%h"),
-                # The queues of production's game, computer and sync workers; the reviews'
-                # own worker is not part of the move pipeline (see ``handle``).
-                "-Q",
-                ",".join((settings.GAMES_QUEUE, settings.COMPUTERS_QUEUE, settings.TELEGRAM_QUEUE)),
-            ]
-            procs.append(
-                subprocess.Popen(
-                    command,
-                    cwd=settings.BASE_DIR,
-                    # No post-game reviews: production gives them a niced worker of their
-                    # own, and half a minute of search per finished game is not the
-                    # pipeline's figure.
-                    env={**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0", "REVIEWS": "0"},
-                    start_new_session=True,
-                )
-            )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if len(app.control.ping(timeout=0.5)) >= opts["workers"]:
-                return procs
-        raise CommandError("the workers did not start")
+        try:
+            return start_workers(opts["workers"], opts["pool"], opts["concurrency"])
+        except RuntimeError as exc:
+            raise CommandError(str(exc)) from None
 
     def cleanup(self) -> None:
         games = Game.objects.filter(chat_id__lte=BENCH_CHAT_BASE, chat_id__gt=BENCH_CHAT_BASE * 2)

@@ -1,13 +1,20 @@
-"""The tournament bench (issue 26, part 5): ``python -m bench tournament [--short] [--seed N]``.
+"""The tournament bench (issue 26, part 5): ``python -m bench tournament [--short] [--pure]``.
 
-The pure part for now: the pairing and the arena's lobby (``games.tournaments``) under
-simulated results, with no database; playing the games by computers through the real
-pipeline (PostgreSQL + Redis) comes later and will print the same lines. One line per
-tournament::
+By default through the real pipeline (``bench.tournament_pipeline``: PostgreSQL, Redis,
+Celery workers, the games played by computers): a 128-player Swiss of Felix, 5 rounds,
+tables of 4, then a 64-player, 30-minute Arena of Smoking Cat. One line per tournament::
 
     tournament swiss players=128 rounds=5 pairing_ms_max=<x> repeats=<k> total_s=<x>
+        round_gap_ms_max=<x> games=<k>
     tournament arena players=64 minutes=30 games=<k> reseat_p50_ms=<x> reseat_p95_ms=<x>
-        compute_p95_ms=<x>
+        reseat_max_ms=<x> mean_ms=<x>
+
+``--short`` plays a 16-player, 3-round Swiss and an 8-player, 1-minute Arena (CI).
+
+``--pure`` plays no game: the pairing and the arena's lobby (``games.tournaments``) under
+simulated results, with no database, in the same two lines (the arena's with
+``compute_p95_ms``); ``--short`` there is a 32-player, 3-round Swiss and a 16-player,
+20-minute arena.
 
 - **Swiss**: Felix, tables of 4 (3 and 5 allowed by the game, only 3 used when the count
   does not divide), random places from the seed. ``pairing_ms_max`` is the slowest
@@ -21,16 +28,18 @@ tournament::
   players plus the wall time of the seating computation (added to the simulated clock,
   so a slow seating delays everyone). ``compute_p95_ms`` is the computation alone, which
   is the whole reseat when enough players already wait (issue 26: p95 <= 3 s then).
-
-``--short`` plays a 32-player, 3-round Swiss and a 16-player, 20-minute arena (CI).
 """
 
 from __future__ import annotations
 
 import argparse
 import heapq
+import os
 import random
+import sys
 import time
+
+import django
 
 from games import catalog
 from games.tournaments.arena import Arena, ArenaRules
@@ -38,7 +47,8 @@ from games.tournaments.results import RoundResult, TableResult, count_repeats
 from games.tournaments.swiss import SwissRules, history, next_round
 
 FULL = {"swiss": (128, 5), "arena": (64, 30)}
-SHORT = {"swiss": (32, 3), "arena": (16, 20)}
+SHORT = {"swiss": (32, 3), "arena": (16, 20)}  # the pure simulation's
+PIPELINE_SHORT = {"swiss": (16, 3), "arena": (8, 1)}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -143,7 +153,22 @@ def main(argv: list[str] | None = None) -> list[str]:
     )
     parser.add_argument("--short", action="store_true", help="a smaller pair, for CI")
     parser.add_argument("--seed", type=int, default=26)
+    parser.add_argument("--pure", action="store_true", help="no database: the pairing alone")
+    parser.add_argument("--strategy", default="easy", help="the computers playing the games")
+    parser.add_argument("--workers", type=int, default=4, help="Celery worker processes")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=1800.0,
+        help="seconds a tournament may take (arena: past its window)",
+    )
+    parser.add_argument(
+        "--arena-minutes", type=int, help="the arena's window instead of its size's (30 or 1)"
+    )
+    parser.add_argument("--only", choices=["swiss", "arena"], help="one of the two (pipeline)")
     args = parser.parse_args(argv)
+    if not args.pure:
+        return through_the_pipeline(args)
     sizes = SHORT if args.short else FULL
     s = swiss(*sizes["swiss"], args.seed)
     a = arena(*sizes["arena"], args.seed)
@@ -157,4 +182,29 @@ def main(argv: list[str] | None = None) -> list[str]:
     ]
     for line in lines:
         print(line, flush=True)
+    return lines
+
+
+def through_the_pipeline(args) -> list[str]:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    # Imported once Django is set up: it imports the models.
+    from bench import tournament_pipeline
+
+    sizes = dict(PIPELINE_SHORT if args.short else FULL)
+    if args.arena_minutes:
+        sizes["arena"] = (sizes["arena"][0], args.arena_minutes)
+    try:
+        lines = tournament_pipeline.run(
+            sizes["swiss"],
+            sizes["arena"],
+            seed=args.seed,
+            strategy=args.strategy,
+            workers=args.workers,
+            timeout=args.timeout,
+            report=lambda line: print(line, flush=True),
+            only=args.only,
+        )
+    except (tournament_pipeline.BenchFailed, RuntimeError) as exc:
+        sys.exit(f"tournament bench: {exc}")
     return lines

@@ -12,6 +12,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/entry/", tournaments.tournament_entry, name="tournament-entry"),
+    path("tournaments/<int:pk>/live/", tournaments.tournament_live, name="tournament-live"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("games/<int:pk>/", views.game_detail, name="game"),
     path("games/", archive.game_list, name="games"),

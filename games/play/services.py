@@ -579,6 +579,31 @@ def replace_with_computer(
     return seat
 
 
+def leave_running(game: Game, player: Player) -> Seat | None:
+    """A player leaves a running league game for good (they withdrew from its tournament).
+    The league's rule for leaving, as when a player stays away until the timer hands their
+    seat over: a computer at the league's level plays the seat (``levels
+    .handover_strategy``), the game goes on and counts for the others, and the seat
+    forfeits (rated and placed last; not finished in the completion record). None when
+    the game is not running or no seat there is still the player's own."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != GameStatus.RUNNING:
+            return None
+        seat = game.seats.filter(player=player, replaced_by_computer=False).first()
+        if seat is None:
+            return None
+        seat.replaced_by_computer = True
+        seat.forfeited = True
+        seat.strategy = seat.strategy or levels.handover_strategy(game)
+        seat.save(update_fields=["replaced_by_computer", "forfeited", "strategy"])
+        # The game's row changes with its seats (``processing.lock_game`` reads them again).
+        game.save(update_fields=["updated_at"])
+        transaction.on_commit(lambda: enqueue(game.pk))
+    notify(game)
+    return seat
+
+
 def move_chat(old_chat_id: int, new_chat_id: int) -> list[int]:
     """A Telegram group upgraded to a supergroup lives on under a new chat id: its games
     follow it (its league link: ``games.leagues.services.move_chat_link``). Returns the

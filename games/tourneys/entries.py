@@ -5,7 +5,9 @@ banned, and a completion record at the league's minimum. Signing up makes the pl
 member of the league, as playing one of its games does. Sign-up is open while the
 tournament takes sign-ups, and in an arena while it runs too (an arena is joined at any
 time); a withdrawal is possible until it ends: a withdrawn player is seated no more, and a
-game they are already in runs on (their turn timer forfeits them if they stay away).
+game they are still playing follows the league's rule for leaving
+(``play.leave_running``): a computer at the league's level takes their seat, the game
+goes on and counts for the others, and they forfeit it (placed last at the table).
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from django.utils import timezone
 
 from games.leagues.models import LeagueMember
 from games.play import services as play
-from games.play.models import Player
-from games.tourneys import errors
+from games.play.models import Game, GameStatus, Player
+from games.tourneys import errors, live
 from games.tourneys.models import Entry, Format, Status, Tournament
 
 
@@ -62,6 +64,7 @@ def sign_up(tournament: Tournament, player: Player) -> Entry:
             entry.paused = False
             entry.save(update_fields=["withdrawn_at", "paused"])
         LeagueMember.objects.get_or_create(league=tournament.league, player=player)
+        live.touch(tournament.pk)
     return entry
 
 
@@ -74,9 +77,12 @@ def withdraw(tournament: Tournament, player: Player) -> Entry:
         if tournament.status == Status.SIGNUP:
             # Nothing was played: the entry goes, as if never made.
             entry.delete()
+            live.touch(tournament.pk)
             return entry
         entry.withdrawn_at = timezone.now()
         entry.save(update_fields=["withdrawn_at"])
+        live.touch(tournament.pk)
+        leave_running_games(tournament, player)
     return entry
 
 
@@ -89,6 +95,7 @@ def set_paused(tournament: Tournament, player: Player, paused: bool) -> Entry:
         entry = _entered(tournament, player)
         entry.paused = paused
         entry.save(update_fields=["paused"])
+        live.touch(tournament.pk)
     return entry
 
 
@@ -99,3 +106,15 @@ def active_players(tournament: Tournament) -> list[int]:
         .order_by("created_at", "id")
         .values_list("player_id", flat=True)
     )
+
+
+def leave_running_games(tournament: Tournament, player: Player) -> None:
+    """The withdrawn player's running games of the tournament follow the league's rule for
+    leaving (``play.leave_running``)."""
+    running = Game.objects.filter(
+        tournament_table__round__tournament=tournament,
+        status=GameStatus.RUNNING,
+        seats__player=player,
+    )
+    for game in running:
+        play.leave_running(game, player)

@@ -84,6 +84,9 @@ class Tournament(models.Model):
     )
     # The arena's lobby between two beats (``games.tournaments.arena.Arena.snapshot``).
     arena_state = models.JSONField(_("arena state"), null=True, blank=True, editable=False)
+    # Moves with every change its page shows (``games.tourneys.live``): entries, rounds,
+    # places, status. The open pages compare it, not the rows.
+    version = models.PositiveIntegerField(_("version"), default=0, editable=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)

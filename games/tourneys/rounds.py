@@ -23,7 +23,7 @@ from games.tournaments.arena import Arena, ArenaRules
 from games.tournaments.knockout import Knockout, KnockoutRound
 from games.tournaments.results import RoundResult, TableResult
 from games.tournaments.swiss import SwissRules, next_round
-from games.tourneys import entries
+from games.tourneys import entries, live
 from games.tourneys.models import Entry, Format, Round, RoundTable, Status, Tournament
 from games.tourneys.signals import round_started, tournament_cancelled, tournament_finished
 from games.tourneys.table_results import places
@@ -40,15 +40,20 @@ def advance(tournament_id: int, now=None) -> Tournament | None:
         )
         if tournament is None:
             return None
+        status = tournament.status
         if tournament.status == Status.SIGNUP and tournament.starts_at <= now:
             _start(tournament, now)
-        if tournament.status != Status.RUNNING:
-            return tournament
-        recorded = record_ended_tables(tournament, now)
-        if tournament.format == Format.ARENA:
-            _arena_step(tournament, recorded, now)
-        else:
-            _next_round_when_due(tournament, now)
+        recorded = []
+        if tournament.status == Status.RUNNING:
+            recorded = record_ended_tables(tournament, now)
+            if tournament.format == Format.ARENA:
+                _arena_step(tournament, recorded, now)
+            else:
+                _next_round_when_due(tournament, now)
+        # Most steps (the beat's) change nothing the page shows: its version stays. (A new
+        # round moves it where it is made.)
+        if recorded or tournament.status != status:
+            live.touch(tournament.pk)
     return tournament
 
 
@@ -61,6 +66,7 @@ def cancel(tournament: Tournament) -> Tournament:
         tournament.status = Status.CANCELLED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
+        live.touch(tournament.pk)
         _announce_cancel(tournament.pk, too_few=False)
     return tournament
 
@@ -243,6 +249,7 @@ def _create_round(tournament: Tournament, number: int, tables, byes, now) -> Rou
         RoundTable.objects.create(
             round=rnd, number=j, players=[player], is_bye=True, recorded_at=now
         )
+    live.touch(tournament.pk)
     tid, rid = tournament.pk, rnd.pk
     transaction.on_commit(
         lambda: round_started.send(sender=Tournament, tournament_id=tid, round_id=rid)

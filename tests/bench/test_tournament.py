@@ -1,5 +1,9 @@
-"""The tournament bench (issue 26, part 5): its lines are a contract the issue quotes."""
+"""The tournament bench (issue 26, part 5): its lines are a contract the issue quotes. The
+pure simulation is run here; the run through the real pipeline is CI's
+(``python -m bench tournament --short`` in ``.ci/run``), and here only refuses a database
+that is not PostgreSQL with Redis, saying so."""
 
+import os
 import re
 import subprocess
 import sys
@@ -29,7 +33,7 @@ def check(lines):
 
 
 def test_short_run_prints_one_line_per_tournament(capsys):
-    lines = tournament.main(["--short"])
+    lines = tournament.main(["--short", "--pure"])
     assert capsys.readouterr().out.splitlines() == lines
     check(lines)
     assert lines[0].startswith("tournament swiss players=32 rounds=3 ")
@@ -46,7 +50,7 @@ def test_the_arena_simulation_is_repeatable_from_its_seed():
 def test_python_m_bench_tournament_dispatches_without_a_database():
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run(
-        [sys.executable, "-m", "bench", "tournament", "--short"],
+        [sys.executable, "-m", "bench", "tournament", "--short", "--pure"],
         cwd=root,
         capture_output=True,
         text=True,
@@ -54,3 +58,21 @@ def test_python_m_bench_tournament_dispatches_without_a_database():
         check=True,
     ).stdout
     check(out.splitlines())
+
+
+def test_the_pipeline_run_needs_postgresql_and_redis_and_says_so():
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["DJANGO_SECRET_KEY"] = "bench-test-only-not-a-secret-" * 3
+    env["DATABASE_URL"] = "sqlite:///" + str(root / "nothing-here.sqlite3")
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "tournament", "--short"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "needs DATABASE_URL (PostgreSQL) and REDIS_URL" in done.stderr
+    assert not (root / "nothing-here.sqlite3").exists()  # refused before touching it

@@ -250,3 +250,75 @@ def test_issue_26_an_arena_kept_as_json_between_steps_is_the_same_arena():
     assert again.waiting() == kept.waiting() and again.scores() == kept.scores()
     assert again.seat(60.0) == kept.seat(60.0)
     assert again.snapshot() == kept.snapshot()
+
+
+# --- Duplicate deals: the same hands at the same seats ---------------------------------------
+@pytest.mark.parametrize("game_type", ["felix", "smoking_cat", "bon_appetit", "cats_and_dogs"])
+def test_issue_26_every_table_of_a_duplicate_round_gives_each_seat_the_same_hand(game_type):
+    from games import catalog
+    from games.play.table import Table
+
+    size = catalog.get(game_type).table_players
+    t, _ = tournament(3 * size, game_type=game_type, table_size=size, duplicate_deals=True)
+    after_commit(rounds.advance, t.pk)
+    games = list(Game.objects.filter(tournament_table__round__tournament=t).order_by("pk"))
+    assert len(games) == 3
+    for seat in range(size):
+        # What the seat's player sees at the start: their hand (and any secret) included.
+        views = [Table(g).view(seat) for g in games]
+        assert all(v == views[0] for v in views), (game_type, seat)
+    # Seats differ from each other (a deal, not the same hand everywhere) where hands are
+    # private, and the next round is another deal.
+    tables = Table(games[0])
+    if catalog.get(game_type).private_hands:
+        assert tables.view(0) != tables.view(1)
+    first_state = games[0].state
+    finish_round(t, random.Random(5))
+    after_commit(rounds.advance, t.pk)
+    second = list(
+        Game.objects.filter(tournament_table__round__number=2).filter(
+            tournament_table__round__tournament=t
+        )
+    )
+    assert second and {g.seed for g in second} == {round_seed(t.seed, 2)}
+    assert second[0].state != first_state
+
+
+# --- A withdrawn player's running game follows the league's rule for leaving ------------------
+def test_issue_26_a_withdrawn_players_running_game_goes_on_with_a_computer_and_a_forfeit():
+    t, people = tournament(8)
+    t.league.computer_level = "hard"
+    t.league.save()
+    after_commit(rounds.advance, t.pk)
+    anna = people[0]
+    table = RoundTable.objects.get(round__tournament=t, players__contains=[anna.pk])
+    after_commit(entries.withdraw, t, anna)
+    seat = Seat.objects.get(game=table.game, player=anna)
+    assert seat.replaced_by_computer and seat.forfeited and seat.forfeits
+    assert seat.strategy == "hard"  # the league's level, as for a player timed out
+    game = Game.objects.get(pk=table.game_id)
+    assert game.status == GameStatus.RUNNING  # the others play on
+    # Withdrawing again changes nothing; her seat is the computer's to play.
+    with pytest.raises(errors.NotEntered):
+        entries.withdraw(t, anna)
+    play_out(table.game_id, random.Random(2))
+    assert Game.objects.get(pk=table.game_id).status == GameStatus.FINISHED
+    rounds.advance(t.pk)
+    table.refresh_from_db()
+    mine = table.players.index(anna.pk)
+    assert table.ranks[mine] == len(table.players)  # placed last
+    assert sorted(table.ranks)[0] == 1
+    other = RoundTable.objects.exclude(pk=table.pk).get(round__tournament=t)
+    assert not Seat.objects.filter(game=other.game, replaced_by_computer=True).exists()
+    assert Entry.objects.get(tournament=t, player=anna).withdrawn_at is not None
+
+
+def test_issue_26_a_finished_game_is_left_as_it_was_by_a_withdrawal():
+    t, people = tournament(8)
+    after_commit(rounds.advance, t.pk)
+    anna = people[0]
+    table = RoundTable.objects.get(round__tournament=t, players__contains=[anna.pk])
+    play_out(table.game_id, random.Random(4))
+    before = list(Seat.objects.filter(game=table.game).values())
+    after_commit(entries.withdraw, t, anna)
+    assert list(Seat.objects.filter(game=table.game).values()) == before

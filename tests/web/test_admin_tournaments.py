@@ -17,29 +17,34 @@ pytestmark = pytest.mark.django_db
 
 def test_issue_26_an_organiser_creates_a_tournament_in_the_admin(admin_client):
     league = LeagueFactory()
-    response = admin_client.post(
-        reverse("admin:tourneys_tournament_add"),
-        {
-            "name": "Autumn cup",
-            "league": league.pk,
-            "game_type": "felix",
-            "status": Status.SIGNUP,
-            "starts_at_0": (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%d"),
-            "starts_at_1": "20:00:00",
-            "format": "swiss",
-            "table_size": 4,
-            "round_count": 3,
-            "go_on": 2,
-            "tiebreaks": '["buchholz", "wins"]',
-            "entries-TOTAL_FORMS": 0,
-            "entries-INITIAL_FORMS": 0,
-            "rounds-TOTAL_FORMS": 0,
-            "rounds-INITIAL_FORMS": 0,
-        },
-    )
+    form = {
+        "name": "Autumn cup",
+        "league": league.pk,
+        "game_type": "felix",
+        "status": Status.SIGNUP,
+        "starts_at_0": (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%d"),
+        "starts_at_1": "20:00:00",
+        "format": "swiss",
+        "table_size": 4,
+        "round_count": 3,
+        "go_on": 2,
+        "tiebreaks": '["buchholz", "wins"]',
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+        "rounds-TOTAL_FORMS": 0,
+        "rounds-INITIAL_FORMS": 0,
+    }
+    response = admin_client.post(reverse("admin:tourneys_tournament_add"), form)
     assert response.status_code == 302, response.content.decode()[-3000:]
     t = Tournament.objects.get(name="Autumn cup")
     assert (t.round_count, t.table_size, t.status) == (3, 4, Status.SIGNUP)
+    # An edit moves the version the open pages follow.
+    version = t.version
+    form["name"] = "Autumn cup, renamed"
+    response = admin_client.post(reverse("admin:tourneys_tournament_change", args=[t.pk]), form)
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    t.refresh_from_db()
+    assert t.name == "Autumn cup, renamed" and t.version > version
 
 
 def test_issue_26_a_swiss_without_rounds_or_a_table_the_game_cannot_seat_is_refused():

@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from admin_ui.public.play import SESSION_AUTH_DATE, SESSION_KEY
 from games.play.models import Game
-from games.tourneys.models import Entry, Format, Status
+from games.tourneys import entries
+from games.tourneys.models import Entry, Format, RoundTable, Status, Tournament
 from tests.factories import PlayerFactory
 from tests.tourneys import after_commit, play_out, tournament
 
@@ -104,3 +105,119 @@ def test_issue_26_the_page_speaks_italian_and_portuguese(language, words):
     ).content.decode()
     for word in words:
         assert word.lower() in html.lower()
+
+
+# --- The page follows the tournament ----------------------------------------------------------
+def test_issue_26_the_live_answer_costs_no_query_until_the_tournament_changes(
+    django_assert_num_queries,
+):
+    from django.core.cache import cache
+
+    from games.tourneys import rounds
+
+    cache.clear()
+    t, people = tournament(7)
+    client = signed_in(people[0])
+    url = reverse("web:tournament-live", args=[t.pk])
+    page = client.get(reverse("web:tournament", args=[t.pk])).content.decode()
+    version = Tournament.objects.get(pk=t.pk).version
+    assert f'data-version="{version}"' in page and url in page and "tournament.js" in page
+    client.get(url, {"v": version})  # the cache holds the version now
+    with django_assert_num_queries(0):
+        for _ in range(5):
+            answer = client.get(url, {"v": version}).json()
+            assert answer == {"version": version}
+    # Someone signs up elsewhere: the next ask has the page's new part.
+    zoe = PlayerFactory(display_name="Zoe Newcomer")
+    after_commit(entries.sign_up, t, zoe)
+    answer = client.get(url, {"v": version}).json()
+    assert answer["version"] > version and "Zoe Newcomer" in answer["html"]
+    assert "8 entrants" in answer["html"] and 'name="csrfmiddlewaretoken"' in answer["html"]
+    # The tournament starts: the first round and its tables, with the player's own seat.
+    version = answer["version"]
+    after_commit(rounds.advance, t.pk)
+    answer = client.get(url, {"v": version}).json()
+    html = answer["html"]
+    mine = RoundTable.objects.get(round__tournament=t, players__contains=[people[0].pk])
+    assert "Round 1" in html and reverse("web:table", args=[mine.game_id]) in html
+    assert "Standings" in html
+
+
+def test_issue_26_the_live_answer_refuses_bad_input_and_unknown_tournaments():
+    t, _ = tournament(0)
+    url = reverse("web:tournament-live", args=[t.pk])
+    for bad in ("x", "-1", "1" * 40, "1.5"):
+        assert Client().get(url, {"v": bad}).status_code == 400
+    assert Client().get(reverse("web:tournament-live", args=[9999])).status_code == 404
+    assert Client().post(url).status_code == 405
+    # A page with no version yet (or an old one) gets the part.
+    assert "html" in Client().get(url).json()
+
+
+def test_issue_26_a_beat_that_changes_nothing_leaves_the_version_alone():
+    from games.tourneys import rounds
+
+    t, _ = tournament(8)
+    after_commit(rounds.advance, t.pk)
+    version = Tournament.objects.get(pk=t.pk).version
+    after_commit(rounds.advance, t.pk)
+    assert Tournament.objects.get(pk=t.pk).version == version
+
+
+# --- Duplicate deals: like with like on the round ---------------------------------------------
+def test_issue_26_a_duplicate_round_compares_each_player_with_the_field_on_the_same_seat():
+    from games.tourneys import rounds
+
+    t, people = tournament(12, duplicate_deals=True)
+    after_commit(rounds.advance, t.pk)
+    rnd = t.rounds.get()
+    tables = list(rnd.tables.order_by("number"))
+    for table in tables:
+        play_out(table.game_id, random.Random(table.number))
+    after_commit(rounds.advance, t.pk)
+    # Known scores, so the comparison is checked against numbers worked by hand: seat 0
+    # scored 30, 20 and 10 at the three tables (the field's mean for each is the other two).
+    for table, seat0 in zip(tables, (30, 20, 10), strict=True):
+        table.refresh_from_db()
+        table.scores = [seat0, 5, 5, 5]
+        table.save(update_fields=["scores"])
+    names = {p.pk: p.display_name for p in people}
+    html = signed_in(people[0]).get(reverse("web:tournament", args=[t.pk])).content.decode()
+    first = names[tables[0].players[0]]
+    last = names[tables[2].players[0]]
+    middle = names[tables[1].players[0]]
+    assert "Against the field, with the same cards" in html
+    assert f"With the same cards, {first} did 15 points better than the field." in html
+    assert f"With the same cards, {middle} did as well as the field." in html
+    assert f"With the same cards, {last} did 15 points worse than the field." in html
+    url = reverse("web:tournament", args=[t.pk])
+    italian = Client().get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert f"Con le stesse carte, {first} ha fatto 15 punti meglio degli altri." in italian
+    portuguese = Client().get(url, HTTP_ACCEPT_LANGUAGE="pt").content.decode()
+    assert f"Com as mesmas cartas, {last} fez 15 pontos a menos que os outros." in portuguese
+    # Seats 1-3 scored like their field everywhere.
+    assert f"With the same cards, {names[tables[0].players[1]]} did as well" in html
+    # An ordinary round has no comparison.
+    plain, _ = tournament(8)
+    after_commit(rounds.advance, plain.pk)
+    other = Client().get(reverse("web:tournament", args=[plain.pk])).content.decode()
+    assert "with the same cards" not in other.lower()
+
+
+def test_issue_26_fewer_is_better_turns_the_comparison_round():
+    from games.tourneys import rounds
+
+    t, people = tournament(8, game_type="smoking_cat", duplicate_deals=True)
+    after_commit(rounds.advance, t.pk)
+    tables = list(t.rounds.get().tables.order_by("number"))
+    for table in tables:
+        play_out(table.game_id, random.Random(table.number))
+    after_commit(rounds.advance, t.pk)
+    for table, seat0 in zip(tables, (1, 4), strict=True):
+        table.refresh_from_db()
+        table.scores = [seat0, 2, 2, 2]
+        table.save(update_fields=["scores"])
+    names = {p.pk: p.display_name for p in people}
+    html = Client().get(reverse("web:tournament", args=[t.pk])).content.decode()
+    assert f"{names[tables[0].players[0]]} did 3 points better than the field" in html
+    assert f"{names[tables[1].players[0]]} did 3 points worse than the field" in html
