@@ -25,6 +25,7 @@ from django.utils.translation import pgettext_lazy
 from games.capabilities import LeagueOption, ModeratorMove, Progress, Scoring
 from games.capabilities import smoking_cat as smoking_cat_capabilities
 from games.computers import Strategy, strategies
+from games.narration import Line, Narration
 
 TELEGRAM = "telegram"
 WEB = "web"
@@ -69,11 +70,16 @@ class GameKind:
 
     @property
     def rules(self) -> Any:
+        # Any, not ``Engine``: the play layer and the tools also reach the search half of
+        # ``Rules``; ``Engine`` is what every entry's rules are checked against (tests).
         return _load(self.engine).RULES
 
-    def narrate(self, event: dict):
+    def narrate(self, event: Mapping[str, Any]) -> Line | None:
         """One event as a ``games.narration.Line``, or None when the game does not tell it."""
-        return _load(self.narration).narrate(event) if self.narration else None
+        if not self.narration:
+            return None
+        told: Narration = _load(self.narration)
+        return told.narrate(event)
 
     @property
     def min_players(self) -> int:

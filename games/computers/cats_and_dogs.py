@@ -326,7 +326,7 @@ def playout_card(state, seat: int) -> str:
     return ACTIONS[playout_card_id(state, seat)]
 
 
-def playout_card_id(state, seat: int) -> int:
+def playout_card_id(state, seat: int) -> int:  # noqa: C901 - the playouts' hot path, inlined
     """The heuristic's choice between feeding and an action card, in brief on the state:
     the best target of each card in hand by its one-step change of the lead (linear in the
     animals' totals), played only when it beats the expected gain of a feeding plus the

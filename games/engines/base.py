@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 MAX_ACTION_BYTES = 40
 
@@ -161,6 +161,30 @@ class Result:
         if isinstance(values, list | tuple) and 0 <= seat < len(values):
             return values[seat]
         return default
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What the play layer, the front-ends' services and the tools ask of a game's rules:
+    the contract a catalog entry's ``rules`` keeps (``Rules`` below implements it, and
+    adds what search needs). Methods as ``Rules`` documents them."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+
+    def setup(self, n_players: int, seed: int, options: dict | None = None) -> Any: ...
+    def to_act(self, state: Any) -> list[int]: ...
+    def legal_actions(self, state: Any, seat: int) -> list[str]: ...
+    def apply(self, state: Any, seat: int, action: str) -> list[dict]: ...
+    def view(self, state: Any, seat: int | None) -> dict: ...
+    def outcome(self, state: Any) -> Result | None: ...
+    def stored_termination(self, data: dict) -> Termination: ...
+    def dump(self, state: Any) -> dict: ...
+    def load(self, data: dict) -> Any: ...
+    def n_players(self, state: Any) -> int: ...
+    def check_players(self, n_players: int) -> None: ...
 
 
 class Rules:

@@ -56,7 +56,7 @@ MOUSE_CARDS = {3: (3, 6), 4: (2, 4, 6), 5: (2, 3, 4, 6)}  # F7, F28
 # Canonical action strings, built once: legal_actions only slices these.
 BIDS = tuple(f"bid:{i}" for i in range(TOTAL_MICE + 1))
 PLACE = {card: f"place:{card}" for card in SET}
-PASS = "pass"
+PASS = "pass"  # noqa: S105 - an action, not a password
 # The fixed integer action space (search): place a card 0-9 (its index in SET), bid
 # k mice 10 + k, pass 119.
 ACTIONS = (*(PLACE[card] for card in SET), *BIDS, PASS)

@@ -501,7 +501,8 @@ class SmokingCatRules(Rules):
                     return self._end_trick(state, [ev])
         return self._apply_other(state, seat, action)
 
-    def _apply_other(self, st: State, seat: int, action: str) -> list[dict]:
+    # One branch per kind of move outside a trick (S5-S15), as the rules list them.
+    def _apply_other(self, st: State, seat: int, action: str) -> list[dict]:  # noqa: C901
         if st.phase == OVER:
             raise IllegalAction("The match is over.")
         if not isinstance(action, str):

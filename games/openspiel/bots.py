@@ -103,7 +103,8 @@ class TimedIsmctsBot(ismcts.ISMCTSBot):
         # The first simulation only expands the root: a choice needs a second.
         while self.simulations < 2 or self.clock() < deadline:
             sampled = self.sample_root_state(state)
-            assert self.get_state_key(sampled) == key  # a sample from the same infostate
+            if self.get_state_key(sampled) != key:  # a sample from the same infostate
+                raise RuntimeError("the root sampler left the information state")
             self.run_simulation(sampled)
             self.simulations += 1
         node = self.filter_illegals(self._root_node, state.legal_actions())

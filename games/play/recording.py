@@ -57,8 +57,9 @@ def _statement() -> str:
 
     columns = [column(move, f) for f in ("game", "seat", *GIVEN)]
     values = ["s.game_id", "s.number", *["%s"] * len(GIVEN)]
+    # Only the models' own table and column names are formatted in; values are parameters.
     return (
-        f"WITH new AS (INSERT INTO {move.db_table} ({', '.join(columns)})"
+        f"WITH new AS (INSERT INTO {move.db_table} ({', '.join(columns)})"  # noqa: S608
         f" SELECT {', '.join(values)}"
         f" FROM {seat.db_table} s JOIN {game.db_table} g ON g.id = s.game_id"
         f" WHERE s.game_id = %s AND s.player_id = %s AND NOT s.replaced_by_computer"
