@@ -18,6 +18,8 @@ from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 MAX_ACTION_BYTES = 40
+# A JSON object as engines pass them: events, views, dumped states, options.
+JSON = dict[str, Any]
 
 
 class IllegalAction(ValueError):
@@ -34,20 +36,20 @@ def rng_for(seed: int, *labels: object) -> random.Random:
     return random.Random(":".join(str(part) for part in (seed, *labels)))
 
 
-def event(kind: str, to: Sequence[int] | None = None, **data: Any) -> dict:
+def event(kind: str, to: Sequence[int] | None = None, **data: Any) -> JSON:
     """An event for the log. ``to`` lists the seats that may see it; None means everyone."""
     ev = {"type": kind, "to": None if to is None else list(to)}
     ev.update(data)
     return ev
 
 
-def visible_to(ev: dict, seat: int | None) -> bool:
+def visible_to(ev: JSON, seat: int | None) -> bool:
     """Whether an audience (a seat, or None for the public) may see an event."""
     to = ev.get("to")
     return to is None or (seat is not None and seat in to)
 
 
-def observations(events: Sequence[dict], seat: int | None) -> list[dict]:
+def observations(events: Sequence[JSON], seat: int | None) -> list[JSON]:
     """A seat's observation history: the events it was allowed to see, in order."""
     return [ev for ev in events if visible_to(ev, seat)]
 
@@ -89,7 +91,7 @@ class Termination(StrEnum):
         """The termination a stored string names; ``NORMAL`` for None or any other word
         (results stored before they named one, a game's own end reasons)."""
         try:
-            return cls(value)
+            return cls(value) if isinstance(value, str) else cls.NORMAL
         except ValueError:
             return cls.NORMAL
 
@@ -133,11 +135,11 @@ class Result:
         termination = Termination.of(data.get("termination"))
         return cls(tuple(scores), tuple(int(r) for r in ranks), details, termination)
 
-    def places(self) -> dict:
+    def places(self) -> JSON:
         """Scores, ranks and details, as a final view shows them (JSON-able)."""
         return {"scores": list(self.scores), "ranks": list(self.ranks), **self.details}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSON:
         """What a game's row and its end event store: ``places`` and the termination."""
         return {**self.places(), "termination": self.termination.value}
 
@@ -174,15 +176,15 @@ class Engine(Protocol):
     min_players: int
     max_players: int
 
-    def setup(self, n_players: int, seed: int, options: dict | None = None) -> Any: ...
+    def setup(self, n_players: int, seed: int, options: JSON | None = None) -> Any: ...
     def to_act(self, state: Any) -> list[int]: ...
     def legal_actions(self, state: Any, seat: int) -> list[str]: ...
-    def apply(self, state: Any, seat: int, action: str) -> list[dict]: ...
-    def view(self, state: Any, seat: int | None) -> dict: ...
+    def apply(self, state: Any, seat: int, action: str) -> list[JSON]: ...
+    def view(self, state: Any, seat: int | None) -> JSON: ...
     def outcome(self, state: Any) -> Result | None: ...
-    def stored_termination(self, data: dict) -> Termination: ...
-    def dump(self, state: Any) -> dict: ...
-    def load(self, data: dict) -> Any: ...
+    def stored_termination(self, data: JSON) -> Termination: ...
+    def dump(self, state: Any) -> JSON: ...
+    def load(self, data: JSON) -> Any: ...
     def n_players(self, state: Any) -> int: ...
     def check_players(self, n_players: int) -> None: ...
 
@@ -195,7 +197,7 @@ class Rules:
     min_players: int = 0
     max_players: int = 0
 
-    def setup(self, n_players: int, seed: int, options: dict | None = None) -> Any:
+    def setup(self, n_players: int, seed: int, options: JSON | None = None) -> Any:
         raise NotImplementedError
 
     def to_act(self, state: Any) -> list[int]:
@@ -205,12 +207,12 @@ class Rules:
     def legal_actions(self, state: Any, seat: int) -> list[str]:
         raise NotImplementedError
 
-    def apply(self, state: Any, seat: int, action: str) -> list[dict]:
+    def apply(self, state: Any, seat: int, action: str) -> list[JSON]:
         """Apply an action in place and return the events, or raise IllegalAction
         leaving the state untouched."""
         raise NotImplementedError
 
-    def view(self, state: Any, seat: int | None) -> dict:
+    def view(self, state: Any, seat: int | None) -> JSON:
         """What ``seat`` may know (None: a spectator). JSON-able."""
         raise NotImplementedError
 
@@ -218,16 +220,16 @@ class Rules:
         """None while the game runs, then its ``Result``."""
         raise NotImplementedError
 
-    def stored_termination(self, data: dict) -> Termination:
+    def stored_termination(self, data: JSON) -> Termination:
         """Why the game of a dumped state ended, read from the dump without loading it:
         for results stored before they named their termination. Games with only one way
         to end need not override it."""
         return Termination.NORMAL
 
-    def dump(self, state: Any) -> dict:
+    def dump(self, state: Any) -> JSON:
         raise NotImplementedError
 
-    def load(self, data: dict) -> Any:
+    def load(self, data: JSON) -> Any:
         raise NotImplementedError
 
     def clone(self, state: Any) -> Any:
@@ -255,21 +257,24 @@ class Rules:
         """Apply a legal action id for a playout: it may skip checks and build no events."""
         self.apply(state, seat, self.action_str(action))
 
-    def determinize(self, view: dict, history: Sequence[dict], rng: random.Random) -> Any:
+    def determinize(self, view: JSON, history: Sequence[JSON], rng: random.Random) -> Any:
         """A full state consistent with everything ``view["seat"]`` has seen: its view and
         its observation history (every event it saw, from the start of the game). What it
         has not seen is dealt at random from ``rng`` under the known constraints, with a
         fresh seed for future deals. Reads nothing but its arguments."""
         return self.sampler(view, history)(rng)
 
-    def sampler(self, view: dict, history: Sequence[dict]) -> Callable[[random.Random], Any]:
+    def sampler(self, view: JSON, history: Sequence[JSON]) -> Callable[[random.Random], Any]:
         """``determinize`` in two steps: read the view and history once, then draw as many
         states as wanted (a search draws one per iteration)."""
         raise NotImplementedError
 
     def utilities(self, state: Any) -> list[float]:
         """Each seat's utility of a finished game (see ``utilities``)."""
-        return utilities(self.outcome(state).ranks)
+        result = self.outcome(state)
+        if result is None:
+            raise ValueError("the game is not over: it has no utilities yet")
+        return utilities(result.ranks)
 
     def n_players(self, state: Any) -> int:
         raise NotImplementedError
