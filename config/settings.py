@@ -203,7 +203,12 @@ COMPUTERS_QUEUE = f"{GAMES_QUEUE}.computers"
 REVIEWS_QUEUE = f"{GAMES_QUEUE}.reviews"
 CELERY_TASK_DEFAULT_QUEUE = GAMES_QUEUE
 # Declared, so that a worker started without -Q consumes them all (one process on a laptop).
-CELERY_TASK_QUEUES = {GAMES_QUEUE: {}, TELEGRAM_QUEUE: {}, COMPUTERS_QUEUE: {}, REVIEWS_QUEUE: {}}
+CELERY_TASK_QUEUES: dict[str, dict[str, object]] = {
+    GAMES_QUEUE: {},
+    TELEGRAM_QUEUE: {},
+    COMPUTERS_QUEUE: {},
+    REVIEWS_QUEUE: {},
+}
 # In order: the first pattern that matches routes a task (the exact name before its glob).
 CELERY_TASK_ROUTES = {
     "games.tasks.decide_game": {"queue": COMPUTERS_QUEUE},

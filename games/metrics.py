@@ -149,11 +149,12 @@ class RedisStore:
 
     def read(self, table: str) -> dict[str, float]:
         """Raises when Redis is down: the scrape says so rather than showing zeros."""
-        raw = self._redis.hgetall(self._key(table))
+        # Bytes: the client decodes no responses (the stubs allow either).
+        raw: dict[bytes, bytes] = self._redis.hgetall(self._key(table))  # type: ignore[assignment]
         return {k.decode(): float(v) for k, v in raw.items()}
 
 
-_store = None
+_store: RedisStore | FileStore | None = None
 _store_lock = threading.Lock()
 
 

@@ -15,11 +15,14 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 MAX_ACTION_BYTES = 40
 # A JSON object as engines pass them: events, views, dumped states, options.
 JSON = dict[str, Any]
+# The events an engine's helper adds to, or None on a playout's fast path, which builds
+# none: the helper gives back what it was given, and mypy knows which.
+Events = TypeVar("Events", list[JSON], None)
 
 
 class IllegalAction(ValueError):
@@ -271,10 +274,14 @@ class Rules:
 
     def utilities(self, state: Any) -> list[float]:
         """Each seat's utility of a finished game (see ``utilities``)."""
-        result = self.outcome(state)
-        if result is None:
-            raise ValueError("the game is not over: it has no utilities yet")
-        return utilities(result.ranks)
+        return utilities(self.result(state).ranks)
+
+    def result(self, state: Any) -> Result:
+        """The ``Result`` of a game that is over (``outcome`` where it must be there)."""
+        found = self.outcome(state)
+        if found is None:
+            raise ValueError("the game is not over: it has no result yet")
+        return found
 
     def n_players(self, state: Any) -> int:
         raise NotImplementedError

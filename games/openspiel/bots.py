@@ -62,7 +62,7 @@ class OpenSpielStrategy:
             self.last_simulations = 0
             return legal[0]
         # Smoking Cat's views leave out the table size: it is always four.
-        n = view.get("n_players", self.deal.rules.min_players)
+        n = int(view.get("n_players", self.deal.rules.min_players))
         root = EngineState.from_view(self.game(n), view, history, rng)
         action = self.deal.action_str(self.search(root, rng))
         # A bot's pick is an OpenSpiel id of a legal action; the check guards the mapping.

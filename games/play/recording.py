@@ -16,8 +16,10 @@ the last word on every move.
 from __future__ import annotations
 
 import functools
+from typing import cast
 
 from django.db import connection
+from django.db.models import Field
 from django.utils import timezone
 
 from games.play.models import Game, GameStatus, Move, MoveSource, MoveStatus, Seat
@@ -88,7 +90,7 @@ def record_if_legal(
         created_at=timezone.now(),
     )
     given = [
-        Move._meta.get_field(name).get_db_prep_save(getattr(move, name), connection)
+        cast(Field, Move._meta.get_field(name)).get_db_prep_save(getattr(move, name), connection)
         for name in GIVEN
     ]
     params = [*given, game_id, player_id, GameStatus.RUNNING, action]
