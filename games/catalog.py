@@ -25,6 +25,7 @@ from django.utils.translation import pgettext_lazy
 from games.capabilities import LeagueOption, ModeratorMove, Progress, Scoring
 from games.capabilities import smoking_cat as smoking_cat_capabilities
 from games.computers import Strategy, strategies
+from games.engines import Rules
 from games.narration import Line, Narration
 
 TELEGRAM = "telegram"
@@ -69,10 +70,10 @@ class GameKind:
     narration: str | None = None
 
     @property
-    def rules(self) -> Any:
-        # Any, not ``Engine``: the play layer and the tools also reach the search half of
-        # ``Rules``; ``Engine`` is what every entry's rules are checked against (tests).
-        return _load(self.engine).RULES
+    def rules(self) -> Rules:
+        # ``Rules``, which keeps ``Engine``: the computers need its search half too.
+        rules: Rules = _load(self.engine).RULES
+        return rules
 
     def narrate(self, event: Mapping[str, Any]) -> Line | None:
         """One event as a ``games.narration.Line``, or None when the game does not tell it."""

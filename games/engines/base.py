@@ -192,8 +192,9 @@ class Engine(Protocol):
     def check_players(self, n_players: int) -> None: ...
 
 
-class Rules:
-    """Base class of a game's rules object. Subclasses implement every method below."""
+class Rules(Engine):
+    """Base class of a game's rules object, keeping ``Engine``. Subclasses implement every
+    method below."""
 
     slug: str = ""
     name: str = ""

@@ -383,6 +383,8 @@ class Step:
         self.abandoned = False  # the casual table's last person timed out for good
         self.kind = game.kind
         self.rules = self.kind.rules
+        if game.state is None:  # only a lobby has none, and no step runs on a lobby
+            raise ValueError(f"game {game.pk} has no state: it has not started")
         self.state = self.rules.load(game.state)
         self.seats = {s.number: s for s in seats}
         self.start_version = game.version
