@@ -2,8 +2,8 @@
 """The two commands of the README, with nothing but Python 3.11 needed.
 
     python3 dev.py run     install, migrate, create an admin, serve (and the bot, with a token)
-    python3 dev.py test    install the test extras, lint, check the import contracts and the
-                           migrations, run the whole suite
+    python3 dev.py test    install the test extras, lint, check the import contracts, the
+                           types and the migrations, run the whole suite
 
 Both install into ``.venv`` what the lock files pin, with their hashes: ``run`` only
 ``requirements/runtime.txt``, ``test`` ``requirements/test.txt`` (the same runtime pins plus
@@ -76,6 +76,7 @@ def test(args: list[str]) -> None:
     sh(BIN / "ruff", "check", ".")
     sh(BIN / "ruff", "format", "--check", ".")
     sh(BIN / "lint-imports")  # the layer contracts in pyproject.toml
+    sh(BIN / "mypy")  # the types, as [tool.mypy] in pyproject.toml says where and how strict
     env = {
         **os.environ,
         "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", secrets.token_urlsafe(50)),

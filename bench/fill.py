@@ -105,8 +105,8 @@ def reset_sequences(*models) -> None:
     with connection.cursor() as cursor:
         for model in models:
             table = model._meta.db_table
-            cursor.execute(
-                f"SELECT setval(pg_get_serial_sequence('\"{table}\"', 'id'), "
+            cursor.execute(  # a model's own table name, formatted in
+                f"SELECT setval(pg_get_serial_sequence('\"{table}\"', 'id'), "  # noqa: S608
                 f'(SELECT COALESCE(MAX(id), 1) FROM "{table}"))'
             )
 

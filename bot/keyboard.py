@@ -48,7 +48,7 @@ def content_hash(text: str, rows: Rows | None) -> str:
         [text, [[[b.label, b.data, b.url, b.web_app] for b in row] for row in rows or []]],
         ensure_ascii=False,
     )
-    return hashlib.sha1(payload.encode()).hexdigest()
+    return hashlib.sha1(payload.encode(), usedforsecurity=False).hexdigest()
 
 
 def check(rows: Rows | None) -> None:

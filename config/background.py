@@ -151,7 +151,8 @@ def _keep_connections() -> None:
     opening SQLite around every task was an eighth of a game step."""
     for conn in connections.all(initialized_only=True):
         if conn.connection is not None and getattr(conn, "_kept", None) is not conn.connection:
-            conn._kept = conn.connection
+            # The connection object this process keeps (an attribute of our own on Django's).
+            conn._kept = conn.connection  # type: ignore[attr-defined]
             conn.close_at = time.monotonic() + KEEP_CONNECTION_SECONDS
 
 

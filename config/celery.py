@@ -1,5 +1,6 @@
 """The Celery app. Configured from Django settings under the ``CELERY_`` namespace."""
 
+import contextvars
 import os
 
 from celery import Celery, Task
@@ -45,7 +46,7 @@ def drop_unusable_connections(task=None, **kwargs) -> None:
 
 # The log context of each running task about a game, to restore when it ends (a task run
 # in-process must give its caller's context back).
-_game_tokens: dict[str, object] = {}
+_game_tokens: dict[str, contextvars.Token[int | None]] = {}
 
 
 @task_prerun.connect

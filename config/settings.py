@@ -31,7 +31,7 @@ if (BASE_DIR / ".env").is_file():
 # --- Core -----------------------------------------------------------------------------
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 # The value .env.example ships with: public, so never a key, not even with DEBUG on.
-PLACEHOLDER_SECRET_KEY = "change-me-to-a-long-random-string"
+PLACEHOLDER_SECRET_KEY = "change-me-to-a-long-random-string"  # noqa: S105 - refused below
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
 if SECRET_KEY == PLACEHOLDER_SECRET_KEY:
     raise ImproperlyConfigured(
@@ -41,7 +41,7 @@ if SECRET_KEY == PLACEHOLDER_SECRET_KEY:
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY is required when DJANGO_DEBUG is off.")
-    SECRET_KEY = "insecure-development-key-only-for-debug"
+    SECRET_KEY = "insecure-development-key-only-for-debug"  # noqa: S105 - DEBUG only
 # Django's own rule for a production key (check --deploy's W009), refused at start rather
 # than reported by a check nobody runs: sessions, CSRF tokens and the admin's password
 # reset links are only as strong as this key.
@@ -203,7 +203,12 @@ COMPUTERS_QUEUE = f"{GAMES_QUEUE}.computers"
 REVIEWS_QUEUE = f"{GAMES_QUEUE}.reviews"
 CELERY_TASK_DEFAULT_QUEUE = GAMES_QUEUE
 # Declared, so that a worker started without -Q consumes them all (one process on a laptop).
-CELERY_TASK_QUEUES = {GAMES_QUEUE: {}, TELEGRAM_QUEUE: {}, COMPUTERS_QUEUE: {}, REVIEWS_QUEUE: {}}
+CELERY_TASK_QUEUES: dict[str, dict[str, object]] = {
+    GAMES_QUEUE: {},
+    TELEGRAM_QUEUE: {},
+    COMPUTERS_QUEUE: {},
+    REVIEWS_QUEUE: {},
+}
 # In order: the first pattern that matches routes a task (the exact name before its glob).
 CELERY_TASK_ROUTES = {
     "games.tasks.decide_game": {"queue": COMPUTERS_QUEUE},

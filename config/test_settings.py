@@ -5,6 +5,7 @@ points them at PostgreSQL and Redis, a newcomer's run uses SQLite and in-process
 """
 
 import os
+import tempfile
 
 # Long enough for production settings (DEBUG is off here too), and public: tests only.
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-not-a-secret-" * 3)
@@ -22,8 +23,6 @@ else:
     # A file, as the embedded default has, not SQLite's shared in-memory database: there,
     # two connections (a page's long poll and a move, in the browser tests) lock each
     # other's tables at once instead of waiting their turn.
-    import tempfile
-
     _file = os.path.join(tempfile.gettempdir(), f"catclub-test-{os.getpid()}.sqlite3")
     DATABASES["default"]["TEST"] = {"NAME": _file}  # noqa: F405
 # The web table's long polls answer sooner, so no request outlives its browser test.

@@ -8,7 +8,8 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # The composition root of the app: upper layers listen to the play layer's signals
-        # (the play layer itself imports none of them).
+        # (the play layer itself imports none of them). Imported here, once the apps are
+        # loaded: the receivers' and tasks' modules use the models.
         from games.play.signals import game_ended
         from games.play.tasks import on_game_ended as review_ended_game
         from games.ratings.receivers import on_game_ended

@@ -68,16 +68,16 @@ def _writes() -> queue.Queue:
     """This process's queue, with its thread: a forked child (a prefork worker, a web
     worker) starts its own, since threads do not survive a fork."""
     global _queue, _pid
-    if _pid == os.getpid():
+    if _pid == os.getpid() and _queue is not None:
         return _queue
     with _lock:
-        if _pid != os.getpid():
+        if _pid != os.getpid() or _queue is None:
             _queue = queue.Queue(maxsize=MAX_WAITING)
             threading.Thread(
                 target=_send, args=(_queue,), name="background-writes", daemon=True
             ).start()
             _pid = os.getpid()
-    return _queue
+        return _queue
 
 
 def _send(writes: queue.Queue) -> None:

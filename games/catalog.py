@@ -25,6 +25,8 @@ from django.utils.translation import pgettext_lazy
 from games.capabilities import LeagueOption, ModeratorMove, Progress, Scoring
 from games.capabilities import smoking_cat as smoking_cat_capabilities
 from games.computers import Strategy, strategies
+from games.engines import Rules
+from games.narration import Line, Narration
 
 TELEGRAM = "telegram"
 WEB = "web"
@@ -68,12 +70,17 @@ class GameKind:
     narration: str | None = None
 
     @property
-    def rules(self) -> Any:
-        return _load(self.engine).RULES
+    def rules(self) -> Rules:
+        # ``Rules``, which keeps ``Engine``: the computers need its search half too.
+        rules: Rules = _load(self.engine).RULES
+        return rules
 
-    def narrate(self, event: dict):
+    def narrate(self, event: Mapping[str, Any]) -> Line | None:
         """One event as a ``games.narration.Line``, or None when the game does not tell it."""
-        return _load(self.narration).narrate(event) if self.narration else None
+        if not self.narration:
+            return None
+        told: Narration = _load(self.narration)
+        return told.narrate(event)
 
     @property
     def min_players(self) -> int:

@@ -5,7 +5,8 @@ from django.conf import settings
 from django.conf.locale import LANG_INFO
 from django.db import models
 
-Language = models.TextChoices(
+# The stubs know the functional API with plain labels only, not (value, label) pairs.
+Language = models.TextChoices(  # type: ignore[call-overload]
     "Language", [(code.upper(), (code, name)) for code, name in settings.LANGUAGES]
 )
 

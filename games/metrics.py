@@ -149,11 +149,12 @@ class RedisStore:
 
     def read(self, table: str) -> dict[str, float]:
         """Raises when Redis is down: the scrape says so rather than showing zeros."""
-        raw = self._redis.hgetall(self._key(table))
+        # Bytes: the client decodes no responses (the stubs allow either).
+        raw: dict[bytes, bytes] = self._redis.hgetall(self._key(table))  # type: ignore[assignment]
         return {k.decode(): float(v) for k, v in raw.items()}
 
 
-_store = None
+_store: RedisStore | FileStore | None = None
 _store_lock = threading.Lock()
 
 
@@ -186,13 +187,19 @@ def observe(name: str, seconds: float, **labels: str) -> None:
     store().add(_observed(name, seconds, **labels))
 
 
+def _check_kind(name: str, kind: str) -> None:
+    # Not an assert: a counter recorded as a gauge would corrupt the store under -O too.
+    if METRICS[name].kind != kind:
+        raise ValueError(f"{name} is a {METRICS[name].kind}, not a {kind}")
+
+
 def _counted(name: str, amount: float, **labels: str) -> list[tuple[str, str, float]]:
-    assert METRICS[name].kind == "counter", name
+    _check_kind(name, "counter")
     return [("counters", _field(name, labels), amount)] if amount else []
 
 
 def _observed(name: str, seconds: float, **labels: str) -> list[tuple[str, str, float]]:
-    assert METRICS[name].kind == "histogram", name
+    _check_kind(name, "histogram")
     index = bisect.bisect_left(LATENCY_BUCKETS, seconds)
     bucket = str(LATENCY_BUCKETS[index]) if index < len(LATENCY_BUCKETS) else "+Inf"
     return [
@@ -202,7 +209,7 @@ def _observed(name: str, seconds: float, **labels: str) -> list[tuple[str, str, 
 
 
 def set_gauge(name: str, value: float, **labels: str) -> None:
-    assert METRICS[name].kind == "gauge", name
+    _check_kind(name, "gauge")
     store().set("gauges", _field(name, labels), value)
 
 

@@ -51,6 +51,7 @@ SESSION_AUTH_DATE = "catclub_auth_date"
 # a change shows within a fraction of a second; its next poll costs a cache read.
 RETRY_MS = 250
 MAX_COMPUTERS = 5
+COMPUTER_COUNTS = [str(n) for n in range(MAX_COMPUTERS + 1)]
 # Bounds of what a page sends: a change token and a move (its action and its key).
 MAX_TOKEN = 100
 MAX_ACTION = 500
@@ -146,15 +147,29 @@ def _player_or_403(request):
 
 # -- the sandbox ------------------------------------------------------------------------
 def _new_table_page(request, error: str = "", status: int = 200):
-    """The new table form, with ``error`` above it when the last one was refused."""
+    """The new table form, with ``error`` above it when the last one was refused, and
+    then filled in with what was sent: a refusal names one field, and the person corrects
+    that one instead of choosing the game, the computers and their levels again."""
+    player = session_player(request)
+    sent = request.POST
+    asked = sent.getlist("level")[:MAX_COMPUTERS]
+    computers = sent.get("computers", "3")
     return render(
         request,
         "web/play_new.html",
         {
             "games": [(kind, bool(levels.offered(kind))) for kind in catalog.all_games()],
-            "player": session_player(request),
-            "computers": range(1, MAX_COMPUTERS + 1),
+            # A value the form does not offer comes back as its default.
+            "game": sent.get("game") if sent.get("game") in catalog.slugs() else "",
+            "name": sent.get("name", player.display_name if player else ""),
+            "computer_count": computers if computers in COMPUTER_COUNTS else "3",
+            "computers": [
+                (n, asked[n - 1] if n <= len(asked) and asked[n - 1] in levels.LABELS else "")
+                for n in range(1, MAX_COMPUTERS + 1)
+            ],
+            "counts": COMPUTER_COUNTS,
             "levels": levels.CHOICES,
+            "friends": sent.get("friends") == "1",
             "error": error,
         },
         status=status,

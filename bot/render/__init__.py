@@ -1,24 +1,61 @@
-"""Renderers, one module per game, each with the same functions:
+"""Renderers, one module per game, each keeping ``TelegramRenderer``: what the bot asks of
+a game to show its table, a seat's hand, a step of a choice and the events."""
 
-table(view, ctx) -> (text, rows)          the group's table message (public view)
-private(view, ctx) -> (text, rows) | None the seat's private message (its own view)
-menu(view, ctx, prefix) -> (text, rows) | None   a step of a multi-step choice
-event_line(event, ctx) -> str | None      one line for the last-events list: the game's
-                                          narration (``common.told``) with the module's
-                                          ``PIECES``
-notice(event, ctx) -> str | None          a new group message worth a notification
-score_label(result, seat, view) -> str    a seat's score in the final result (``view``: the
-                                          last public view)
-toast(action, ctx) -> str                 the answer to a tap that made a move
-recent(events) -> events                  the recent events the table shows of those it
-                                          may (``common.every_event``: all of them)
-"""
+from __future__ import annotations
 
-from types import ModuleType
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from games import catalog
 
+if TYPE_CHECKING:  # only for the annotations: common's helpers are not needed to load this
+    from games.play.result import Result
 
-def renderer(slug: str) -> ModuleType:
+    from ..keyboard import Rows
+    from .common import Ctx
+
+Message = tuple[str, "Rows"]
+
+
+@runtime_checkable
+class TelegramRenderer(Protocol):
+    """A game's Telegram module (its catalog entry's ``renderers["telegram"]``)."""
+
+    def table(self, view: dict, ctx: Ctx) -> Message:
+        """The group's table message (public view)."""
+        ...
+
+    def private(self, view: dict, ctx: Ctx) -> Message | None:
+        """The seat's private message (its own view)."""
+        ...
+
+    def menu(self, view: dict, ctx: Ctx, prefix: str) -> Message | None:
+        """A step of a multi-step choice."""
+        ...
+
+    def event_line(self, ev: dict, ctx: Ctx) -> str | None:
+        """One line for the last-events list: the game's narration (``common.told``)
+        with the module's ``PIECES``."""
+        ...
+
+    def notice(self, ev: dict, ctx: Ctx) -> str | None:
+        """A new group message worth a notification."""
+        ...
+
+    def score_label(self, result: Result, seat: int, view: dict | None = None) -> str:
+        """A seat's score in the final result (``view``: the last public view)."""
+        ...
+
+    def toast(self, action: str, ctx: Ctx) -> str:
+        """The answer to a tap that made a move."""
+        ...
+
+    def recent(self, events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The recent events the table shows of those it may (``common.every_event``:
+        all of them)."""
+        ...
+
+
+def renderer(slug: str) -> TelegramRenderer:
     """The game's Telegram renderer, as its catalog entry names it."""
-    return catalog.get(slug).renderer(catalog.TELEGRAM)
+    return cast(TelegramRenderer, catalog.get(slug).renderer(catalog.TELEGRAM))

@@ -20,7 +20,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Protocol
+from typing import Any, Protocol
+
+from games.engines.base import JSON, Rules
 
 RANDOM = "random"
 LEVELS = ("easy", "normal", "hard")
@@ -30,7 +32,7 @@ class Strategy(Protocol):
     needs_history: bool
 
     def choose(
-        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+        self, view: JSON, legal: list[str], rng: random.Random, history: Sequence[JSON] = ()
     ) -> str: ...
 
 
@@ -40,7 +42,7 @@ class RandomStrategy:
     needs_history = False
 
     def choose(
-        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+        self, view: JSON, legal: list[str], rng: random.Random, history: Sequence[JSON] = ()
     ) -> str:
         return rng.choice(legal)
 
@@ -58,12 +60,12 @@ def strategies(module: str | None) -> dict[str, Strategy]:
 
 
 def act(
-    rules,
-    state,
+    rules: Rules,
+    state: Any,
     seat: int,
     strategy: Strategy,
     rng: random.Random,
-    history: Sequence[dict] = (),
+    history: Sequence[JSON] = (),
 ) -> str:
     """The action ``strategy`` picks for ``seat``, from the seat's view (and, for those
     that need it, its observation history) alone."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from games.engines.base import JSON
+
 
 class FlipStrategy:
     """Turns up the top card: the one thing a Bon Appétit! player can do."""
@@ -17,7 +19,7 @@ class FlipStrategy:
     needs_history = False
 
     def choose(
-        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+        self, view: JSON, legal: list[str], rng: random.Random, history: Sequence[JSON] = ()
     ) -> str:
         return "flip" if "flip" in legal else legal[0]
 

@@ -20,9 +20,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from games.computers.levels import levels
 from games.computers.search import SearchStrategy
+from games.engines.base import JSON
 from games.engines.cats_and_dogs import (
     ACTIONS,
     BOWL_ID,
@@ -41,6 +43,8 @@ from games.engines.cats_and_dogs import (
     SWITCH_ID,
     TRADE_ID,
     WANDER_ID,
+    CatsAndDogsRules,
+    State,
     animal_total,
 )
 from games.engines.cats_and_dogs_data import ANIMALS, FAVOURITE, SATED, food_deck
@@ -62,12 +66,12 @@ POINTS_OF = {card: {kind: points(kind, card) for kind in FAVOURITE} for card in 
 class Table:
     """The public table as the player reasons about it: food and markers per animal."""
 
-    def __init__(self, view: dict):
-        self.me = view["seat"]
-        self.n = view["n_players"]
-        self.kinds = [a["kind"] for a in view["animals"]]
-        self.food = [list(a["food"]) for a in view["animals"]]
-        self.markers = [list(a["markers"]) for a in view["animals"]]
+    def __init__(self, view: JSON):
+        self.me: int = view["seat"]
+        self.n: int = view["n_players"]
+        self.kinds: list[str] = [a["kind"] for a in view["animals"]]
+        self.food: list[list[str]] = [list(a["food"]) for a in view["animals"]]
+        self.markers: list[list[int]] = [list(a["markers"]) for a in view["animals"]]
 
     def copy(self) -> Table:
         other = object.__new__(Table)
@@ -98,7 +102,7 @@ class Table:
     def play(self, action: str) -> None:
         """Carry out an action card on this table (see the engine's action grammar)."""
         head, *args = action.split(":")
-        nums = [int(t) if t.isdigit() else t for t in args]
+        nums: list[Any] = [int(t) if t.isdigit() else t for t in args]
         food, markers = self.food, self.markers
         if head == "shoo":
             markers[nums[0]].remove(nums[1])
@@ -131,9 +135,9 @@ def max_other(seats: list[int], me: int) -> int:
     return max(counts.values(), default=0)
 
 
-def unseen(view: dict) -> Counter:
+def unseen(view: JSON) -> Counter[str]:
     """The food cards nobody has seen yet: the draw pile's contents, not its order."""
-    seen = Counter(view["discard"])
+    seen: Counter[str] = Counter(view["discard"])
     for a in view["animals"]:
         seen.update(a["food"])
     if view["drawn"]:
@@ -145,7 +149,7 @@ class CatsAndDogsHeuristic:
     needs_history = False
 
     def choose(
-        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+        self, view: JSON, legal: list[str], rng: random.Random, history: Sequence[JSON] = ()
     ) -> str:
         if len(legal) == 1:
             return legal[0]
@@ -181,7 +185,7 @@ class CatsAndDogsHeuristic:
 
         return max(legal, key=gain)
 
-    def more_gain(self, table: Table, view: dict) -> float:
+    def more_gain(self, table: Table, view: JSON) -> float:
         a = view["feeding"]
         pile = unseen(view)
         count = sum(pile.values())
@@ -190,7 +194,7 @@ class CatsAndDogsHeuristic:
         stake = table.stake(a)
         return sum(k * points(table.kinds[a], c) * stake for c, k in pile.items()) / count
 
-    def draw_gain(self, table: Table, view: dict) -> float:
+    def draw_gain(self, table: Table, view: JSON) -> float:
         """Expected lead gained by drawing one card and placing it at best."""
         pile = unseen(view)
         count = sum(pile.values())
@@ -201,7 +205,7 @@ class CatsAndDogsHeuristic:
             best += k * max(points(table.kinds[a], c) * stakes[a] for a in hungry)
         return best / count if count else 0.0
 
-    def play(self, table: Table, view: dict, legal: list[str]) -> str:
+    def play(self, table: Table, view: JSON, legal: list[str]) -> str:
         feed = self.draw_gain(table, view)
         # Cards kept too long are wasted when the food runs out: spend them freely then.
         margin = KEEP_MARGIN * min(1.0, view["food_left"] / 20)
@@ -230,19 +234,19 @@ PLAYOUT_NOISE = 0.0
 TARGETS_PER_CARD = 3  # the targets of one action card the search considers (best first)
 
 
-def stake(state, seat: int, a: int) -> float:
+def stake(state: State, seat: int, a: int) -> float:
     """How much one point on animal a is worth to ``seat`` against the others (C18)."""
     seats = state.markers[a]
     mine = seats.count(seat)
     return mine - (len(seats) - mine) / (state.n - 1)
 
 
-def playout_action(rules, state, seat: int, rng: random.Random) -> str:
+def playout_action(rules: CatsAndDogsRules, state: State, seat: int, rng: random.Random) -> str:
     """``playout_id`` as an action string (for tests and for reading)."""
     return ACTIONS[playout_id(rules, state, seat, rng)]
 
 
-def playout_id(rules, state, seat: int, rng: random.Random) -> int:
+def playout_id(rules: CatsAndDogsRules, state: State, seat: int, rng: random.Random) -> int:
     """The heuristic's plan in brief, on the state, as an action id (the playouts build
     no action string): mark the best-fed animal, feed the drawn card where it helps this
     seat most, draw more while the pile favours the fed animal's side; play an action
@@ -260,7 +264,9 @@ def playout_id(rules, state, seat: int, rng: random.Random) -> int:
         layout, food = state.layout, state.food
         markers = state.markers
 
-        def worth(a: int) -> tuple:  # the heuristic's: food so far, room shared by crowd
+        def worth(
+            a: int,
+        ) -> tuple[float, float]:  # the heuristic's: food so far, room shared by crowd
             room = SATED - len(food[a])
             total = animal_total(layout[a], food[a])
             return (total + ROOM_BONUS * room / (1 + len(markers[a])), rng.random())
@@ -271,14 +277,14 @@ def playout_id(rules, state, seat: int, rng: random.Random) -> int:
         if rng.random() < PLAYOUT_NOISE:
             return FEED_ID[rng.choice(options)]
         card, layout = state.drawn, state.layout
-        table = POINTS_OF[card]
+        table = POINTS_OF[card]  # type: ignore[index]  # "feed" follows a draw
         best = max(
             options,
             key=lambda a: (table[ANIMALS[layout[a]].kind] * stake(state, seat, a), rng.random()),
         )
         return FEED_ID[best]
     # "more": the next card is unseen by the feeder; what it is worth on average decides
-    a = state.target
+    a: int = state.target  # type: ignore[assignment]  # "more" follows a feeding (C12)
     kind = ANIMALS[state.layout[a]].kind
     pile = state.pile
     if not pile:
@@ -294,7 +300,7 @@ LIKES = [FAVOURITE[a.kind] for a in ANIMALS]
 LEADER_WEIGHT = 0.6
 
 
-def animal_totals(state) -> list[int]:
+def animal_totals(state: State) -> list[int]:
     """C17: every animal's total now."""
     totals = []
     for i, cards in zip(state.layout, state.food, strict=True):
@@ -305,7 +311,7 @@ def animal_totals(state) -> list[int]:
     return totals
 
 
-def seat_weights(state, seat: int, totals: list[int]) -> list[float]:
+def seat_weights(state: State, seat: int, totals: list[int]) -> list[float]:
     """What one point of each seat's score is worth to ``seat``'s lead: +1 for itself,
     minus the heuristic's blend of the leading opponent and the average opponent."""
     n = state.n
@@ -321,12 +327,12 @@ def seat_weights(state, seat: int, totals: list[int]) -> list[float]:
     return weights
 
 
-def playout_card(state, seat: int) -> str:
+def playout_card(state: State, seat: int) -> str:
     """``playout_card_id`` as an action string."""
     return ACTIONS[playout_card_id(state, seat)]
 
 
-def playout_card_id(state, seat: int) -> int:
+def playout_card_id(state: State, seat: int) -> int:  # noqa: C901 - the playouts' hot path, inlined
     """The heuristic's choice between feeding and an action card, in brief on the state:
     the best target of each card in hand by its one-step change of the lead (linear in the
     animals' totals), played only when it beats the expected gain of a feeding plus the
@@ -432,7 +438,7 @@ def playout_card_id(state, seat: int) -> int:
     return best
 
 
-def game_rollout(rules, state, seat: int, rng: random.Random) -> float:
+def game_rollout(rules: CatsAndDogsRules, state: State, seat: int, rng: random.Random) -> float:
     """Everyone plays ``playout_id`` to the end of the game, on the engine's fast path:
     integer actions, no events (``apply`` of the same actions leaves the same state)."""
     to_act, apply_id = rules.to_act, rules.apply_id
@@ -445,7 +451,7 @@ def game_rollout(rules, state, seat: int, rng: random.Random) -> float:
 PLACEMENTS = 4  # the animals the search considers for a marker or a drawn card
 
 
-def best_placements(view: dict, legal: list[str]) -> list[str]:
+def best_placements(view: JSON, legal: list[str]) -> list[str]:
     """The heuristic's few best animals for a marker or the drawn card (in legal order):
     with a dozen animals, a 50 ms search spread over all of them learns nothing."""
     if len(legal) <= PLACEMENTS:
@@ -471,7 +477,7 @@ def best_placements(view: dict, legal: list[str]) -> list[str]:
     return [a for a in legal if a in keep]
 
 
-def candidates(view: dict, legal: list[str]) -> list[str]:
+def candidates(view: JSON, legal: list[str]) -> list[str]:
     """Drawing, and the few best targets of each action card by the heuristic's one-step
     reckoning (Trade a bite alone can have some 200)."""
     phase = view["phase"]

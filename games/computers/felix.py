@@ -14,8 +14,19 @@ from math import factorial
 
 from games.computers.levels import levels
 from games.computers.search import SearchStrategy
-from games.engines.base import ranks_from, utilities
-from games.engines.felix import BID_ID, CATS, ORDER, PASS_ID, ROUNDS, RULES, SET, cat_points, chase
+from games.engines.base import JSON, ranks_from, utilities
+from games.engines.felix import (
+    BID_ID,
+    CATS,
+    ORDER,
+    PASS_ID,
+    ROUNDS,
+    RULES,
+    SET,
+    FelixRules,
+    cat_points,
+    chase,
+)
 
 # What a card is worth to the buyer of its row, for choosing what to place: the small dog
 # usually removes a negative cat, the big dog usually the best cat.
@@ -42,20 +53,20 @@ class FelixHeuristic:
     needs_history = False
 
     def choose(
-        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+        self, view: JSON, legal: list[str], rng: random.Random, history: Sequence[JSON] = ()
     ) -> str:
         if legal[0].startswith("place:"):
             return self.place(view, legal)
         return self.bid_or_pass(view, legal)
 
-    def place(self, view: dict, legal: list[str]) -> str:
+    def place(self, view: JSON, legal: list[str]) -> str:
         # Feed the row my worst card: most rows are bought by someone else, and knowing
         # my own card keeps me from overpaying for a row I spoiled. (Keeping good cards
         # for rows I expect to buy tested worse: the buyer is rarely who you expect.)
         cards = sorted((a[6:] for a in legal), key=PLACE_VALUE.__getitem__)
         return f"place:{cards[0]}"
 
-    def bid_or_pass(self, view: dict, legal: list[str]) -> str:
+    def bid_or_pass(self, view: JSON, legal: list[str]) -> str:
         if legal[0] == "pass":  # nothing to top the highest bid with
             return "pass"
         # Bids are listed lowest first: only ever raise by the minimum.
@@ -66,7 +77,7 @@ class FelixHeuristic:
             return legal[0]
         return "pass"
 
-    def value(self, view: dict) -> float:
+    def value(self, view: JSON) -> float:
         row = view["row"]
         known = [card for card in row if card is not None]
         unknown = len(row) - len(known)
@@ -85,7 +96,7 @@ PLAYOUT_NOISE = 0.15  # a share of random moves keeps the playouts varied
 JUMPS = (0, 1, 2, 4)  # the raises the search considers, above the minimum bid
 
 
-def playout_move(rules, state: dict, seat: int, rng: random.Random) -> int:
+def playout_move(rules: FelixRules, state: JSON, seat: int, rng: random.Random) -> int:
     """The heuristic's plan on the state: place the worst card, bid the minimum while
     the row's expected value (face-up cards and its own known, the rest drawn from a set)
     beats the price plus what passing pays."""
@@ -111,7 +122,7 @@ def playout_move(rules, state: dict, seat: int, rng: random.Random) -> int:
     return BID_ID + lo if value - lo > gain else PASS_ID
 
 
-def rollout(rules, state: dict, seat: int, rng: random.Random) -> float:
+def rollout(rules: FelixRules, state: JSON, seat: int, rng: random.Random) -> float:
     """Everyone plays ``playout_move`` for ``HORIZON`` rounds (the one in progress
     counts); then the seat's utility as if the game ended there (F26-F27: cats plus
     mice)."""
@@ -130,11 +141,12 @@ def rollout(rules, state: dict, seat: int, rng: random.Random) -> float:
 BELIEF_WORST = 0.75  # how often another seat's face-down card is its worst one
 
 
-def belief(state: dict, view: dict, rng: random.Random) -> None:
+def belief(state: JSON, view: JSON, rng: random.Random) -> None:
     """Players feed rows their worst cards (as the heuristic does): a face-down card of
     another seat is usually the worst it might have placed, not any card of its set."""
     me, row, shown = view["seat"], state["row"], state["shown"]
     if state["phase"] == "place":
+        slots: list[tuple[int, int | None]]
         slots = [(s, None) for s, card in enumerate(state["placed"]) if card and s != me]
     else:
         slots = [
@@ -159,7 +171,7 @@ def belief(state: dict, view: dict, rng: random.Random) -> None:
                 row[pos] = worst
 
 
-def candidates(view: dict, legal: list[str]) -> list[str]:
+def candidates(view: JSON, legal: list[str]) -> list[str]:
     """Every card to place; in the auction, pass and a few raises (a 40-mouse jump bid is
     never worth searching)."""
     if legal[0].startswith("place:") or not legal[0].startswith("bid:"):

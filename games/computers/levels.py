@@ -9,6 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from games.engines.base import JSON
+
+if TYPE_CHECKING:  # the package imports its strategies' modules by name, never this one
+    from games.computers import Strategy
 
 EASY_LAPSES = 0.3  # the share of decisions an easy player gets wrong on purpose
 
@@ -20,7 +26,7 @@ class Weakened:
 
     def __init__(
         self,
-        strategy,
+        strategy: Strategy,
         lapses: float = EASY_LAPSES,
         allowed: Callable[[str], bool] | None = None,
     ):
@@ -29,7 +35,7 @@ class Weakened:
         self.allowed = allowed  # which moves a lapse may pick (e.g. never concede)
 
     def choose(
-        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+        self, view: JSON, legal: list[str], rng: random.Random, history: Sequence[JSON] = ()
     ) -> str:
         if rng.random() < self.lapses:
             pool = [a for a in legal if self.allowed(a)] if self.allowed else legal
@@ -38,7 +44,7 @@ class Weakened:
         return self.strategy.choose(view, legal, rng)
 
 
-def levels(heuristic, search) -> dict:
+def levels(heuristic: Strategy, search: Strategy) -> dict[str, Strategy]:
     """A game's STRATEGIES: the three levels, and "heuristic" (the name stored seats use)
     for the same object as "normal"."""
     return {

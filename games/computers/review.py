@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.computers.search import SearchStrategy
-from games.engines.base import observations
+from games.engines.base import JSON, Rules, observations
 
 VERSION = 1  # bump when verdicts of the same game and budget would change
 
@@ -75,7 +75,7 @@ class Verdict:
     grade: str  # "", or one of INACCURACY, MISTAKE, BLUNDER
     playouts: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSON:
         return asdict(self)
 
 
@@ -93,8 +93,8 @@ def decision_rng(seed: int, step: int, seat: int) -> random.Random:
 
 def review_position(
     strategy: SearchStrategy,
-    view: dict,
-    history: Sequence[dict],
+    view: JSON,
+    history: Sequence[JSON],
     legal: list[str],
     played: str,
     *,
@@ -134,16 +134,16 @@ def review_position(
 
 
 def review_game(
-    rules,
+    rules: Rules,
     strategy: SearchStrategy,
     n_players: int,
     seed: int,
-    options: dict | None,
+    options: JSON | None,
     moves: Sequence[Played],
     *,
     scale: float = 1.0,
     max_playouts: int | None = None,
-    apply: Callable[[Any, int], list[dict]] | None = None,
+    apply: Callable[[Any, int], list[JSON]] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[Verdict]:
     """Replay a finished game's log and review every decision of a person.
@@ -154,7 +154,7 @@ def review_game(
     applies the log's ``i``-th move (default: ``rules.apply``; the play layer passes its
     own for moderators' moves). ``progress(i)`` is told of each move reviewed."""
     state = rules.setup(n_players, seed, options)
-    events: list[dict] = []
+    events: list[JSON] = []
     persons = sum(1 for m in moves if m.person)
     verdicts: list[Verdict] = []
     for i, move in enumerate(moves):
@@ -185,10 +185,10 @@ def review_game(
     return verdicts
 
 
-def summary(verdicts: Sequence[Verdict | dict], n_players: int) -> list[dict]:
+def summary(verdicts: Sequence[Verdict | JSON], n_players: int) -> list[JSON]:
     """Per seat: decisions reviewed, the count of each grade, the phases of the mistakes
     and blunders, and the mean loss in places."""
-    out = [
+    out: list[JSON] = [
         {
             "seat": s,
             "decisions": 0,

@@ -27,21 +27,28 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from games.engines.base import JSON, Rules
+
+if TYPE_CHECKING:  # the package imports its strategies' modules by name, never this one
+    from games.computers import Strategy
 
 HARD_LIMIT = 0.9  # seconds: the issue's limit is 1 s (p95) per decision on one core
 DEFAULT_BUDGET = 0.5
 
 # rollout(rules, state, seat, rng) -> the seat's utility in [0, 1] of playing on from state
-Rollout = Callable[[object, object, int, random.Random], float]
+# (Any rules: a game's own rollout takes its own subclass of ``Rules``)
+Rollout = Callable[[Any, Any, int, random.Random], float]
 # candidates(view, legal) -> the subset of legal actions worth searching (all by default)
-Candidates = Callable[[dict, list[str]], list[str]]
+Candidates = Callable[[JSON, list[str]], list[str]]
 # belief(state, view, rng): reshape a sampled state in place by a model of how the others
 # play (which of the cards they might hold they likely chose), without reading more than
 # the sample and the view. None: every consistent state is as likely as the next.
-Belief = Callable[[object, dict, random.Random], None]
+Belief = Callable[[Any, JSON, random.Random], None]
 
 
-def random_rollout(rules, state, seat: int, rng: random.Random) -> float:
+def random_rollout(rules: Rules, state: Any, seat: int, rng: random.Random) -> float:
     """Uniformly random legal actions to the end of the game."""
     to_act, legal_ids, apply_id, choice = rules.to_act, rules.legal_ids, rules.apply_id, rng.choice
     while acting := to_act(state):
@@ -85,14 +92,14 @@ class SearchStrategy:
 
     def __init__(
         self,
-        rules,
+        rules: Rules,
         *,
         budget: float = DEFAULT_BUDGET,
         iterations: int | dict[int, int] | None = None,
         rollout: Rollout = random_rollout,
         candidates: Candidates | None = None,
         belief: Belief | None = None,
-        fallback=None,
+        fallback: Strategy | None = None,
         trust: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ):
@@ -114,7 +121,7 @@ class SearchStrategy:
         self.clock = clock
         self.last_iterations = 0  # how many the last decision ran (for the arena)
 
-    def playouts(self, view: dict) -> float:
+    def playouts(self, view: JSON) -> float:
         """The playouts one decision may run: ``iterations`` is a count, or a count per
         table size (keyed by the view's ``n_players``), or None for no count (the clock
         alone stops the search)."""
@@ -144,7 +151,7 @@ class SearchStrategy:
         )
 
     def choose(
-        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+        self, view: JSON, legal: list[str], rng: random.Random, history: Sequence[JSON] = ()
     ) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
@@ -200,7 +207,7 @@ class SearchStrategy:
             return arms[0]
         # Ties (all equal, e.g. a lost cause) go to the first candidate in legal order.
         best = max(range(k), key=lambda i: (totals[i], -i))
-        if prior is not None and best != prior:
+        if prior is not None and self.trust is not None and best != prior:
             gain = (totals[best] - totals[prior]) / rounds
             spread = math.sqrt(max(squares[best] / rounds - gain * gain, 0.0) / rounds)
             if gain <= self.trust * spread:
@@ -209,10 +216,10 @@ class SearchStrategy:
 
     def estimate(
         self,
-        view: dict,
+        view: JSON,
         legal: list[str],
         rng: random.Random,
-        history: Sequence[dict] = (),
+        history: Sequence[JSON] = (),
         *,
         include: Sequence[str] = (),
         playouts: int | None = None,

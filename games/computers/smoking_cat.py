@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from games.computers.levels import Weakened, levels
 from games.computers.search import SearchStrategy
-from games.engines.base import ranks_from, utilities
+from games.engines.base import JSON, Rules, ranks_from, utilities
 from games.engines.smoking_cat import (
     CARD,
     DEAL_TOTAL,
@@ -26,6 +27,7 @@ from games.engines.smoking_cat import (
     RULES,
     THROW,
     THROW_ID,
+    State,
 )
 
 OBER = "LO"
@@ -59,27 +61,27 @@ def pass_danger(code: str, hand: list[str]) -> float:
     return danger
 
 
-def winning_rank(trick: list[list]) -> int:
+def winning_rank(trick: list[list[Any]]) -> int:
     """The rank of the card now winning the trick (S9)."""
     lead = suit(trick[0][1])
     return max(rank(code) for _, code in trick if suit(code) == lead)
 
 
-def hopeless(view: dict) -> bool:
+def hopeless(view: JSON) -> bool:
     """True when nobody can catch up with this seat's points in this deal: it loses the
     deal whatever happens, so throwing down (S12) costs nothing."""
     pts = view["points"]
     me = view["seat"]
     remaining = DEAL_TOTAL - sum(pts)
     best_other = max(p for s, p in enumerate(pts) if s != me)
-    return pts[me] > best_other + remaining
+    return bool(pts[me] > best_other + remaining)
 
 
 class SmokingCatHeuristic:
     needs_history = False
 
     def choose(
-        self, view: dict, legal: list[str], rng: random.Random, history: Sequence[dict] = ()
+        self, view: JSON, legal: list[str], rng: random.Random, history: Sequence[JSON] = ()
     ) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
@@ -99,13 +101,13 @@ class SmokingCatHeuristic:
             card = self.discard(plays, view["hand"])
         return "play:" + card
 
-    def choose_pass(self, view: dict, legal: list[str]) -> str:
+    def choose_pass(self, view: JSON, legal: list[str]) -> str:
         """S6: the three most dangerous cards of the dealt hand, one per call: the cards
         already chosen count as part of the hand, so the three calls agree."""
         chosen = view.get("passed_cards") or []
         hand = [*view["hand"], *chosen]
         worst = sorted(hand, key=lambda c: pass_danger(c, hand), reverse=True)[:3]
-        for code in sorted(worst, key=CARD.get):
+        for code in sorted(worst, key=CARD.__getitem__):
             if code not in chosen and f"pass:{code}" in legal:
                 return f"pass:{code}"
         return legal[0]
@@ -115,7 +117,7 @@ class SmokingCatHeuristic:
         with low Leaves when this seat holds none of the Leaves that could capture it."""
         safe_leaves = not any(c in hand for c in ("LO", "LK", "LA"))
 
-        def cost(code: str) -> tuple:
+        def cost(code: str) -> tuple[int, str]:
             bias = 0
             if code == OBER:
                 bias = 50
@@ -129,7 +131,7 @@ class SmokingCatHeuristic:
 
         return min(plays, key=cost)
 
-    def follow(self, plays: list[str], trick: list[list]) -> str:
+    def follow(self, plays: list[str], trick: list[list[Any]]) -> str:
         """Duck: the highest card that still loses the trick. When every card would win,
         the last to play takes it with its highest card (sparing the Ober); earlier
         seats play their lowest and hope to be overtaken."""
@@ -164,7 +166,7 @@ SHED[OBER_INT + 1] = SHED[OBER_INT + 2] = 18  # LK, LA can be made to capture th
 PLAYOUT_NOISE = 0.1  # a share of random moves keeps the playouts varied
 
 
-def playout_card(state, seat: int, ids: list[int], rng: random.Random) -> int:
+def playout_card(state: State, seat: int, ids: list[int], rng: random.Random) -> int:
     """A cheap Hearts-like move for the playouts: shed dangerous cards when passing or
     void, duck under the winning card when following, lead low outside hearts."""
     if rng.random() < PLAYOUT_NOISE:
@@ -190,7 +192,7 @@ def playout_card(state, seat: int, ids: list[int], rng: random.Random) -> int:
     return max(cards, key=SHED.__getitem__)
 
 
-def deal_rollout(rules, state, seat: int, rng: random.Random) -> float:
+def deal_rollout(rules: Rules, state: State, seat: int, rng: random.Random) -> float:
     """The search's playout: everyone plays ``playout_card`` to the end of the deal in
     progress, nobody throwing down, then the seat's utility of the match as it stands
     (fewer letters is better, S16). A deal is the unit that matters: a playout of the

@@ -1,13 +1,14 @@
 """Pure rules engines, one module per game. Imports neither Django nor Celery.
 
-Each game's module exposes ``RULES`` (the contract is ``base.Rules``); the catalog
-(``games.catalog``) says which module is which game's.
+Each game's module exposes ``RULES`` (the contract is ``base.Engine``, which ``base.Rules``
+implements); the catalog (``games.catalog``) says which module is which game's.
 """
 
 from __future__ import annotations
 
 from .base import (
     MAX_ACTION_BYTES,
+    Engine,
     IllegalAction,
     Result,
     Rules,
@@ -21,6 +22,7 @@ from .base import (
 
 __all__ = [
     "MAX_ACTION_BYTES",
+    "Engine",
     "IllegalAction",
     "Result",
     "Rules",

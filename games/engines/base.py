@@ -15,9 +15,14 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 MAX_ACTION_BYTES = 40
+# A JSON object as engines pass them: events, views, dumped states, options.
+JSON = dict[str, Any]
+# The events an engine's helper adds to, or None on a playout's fast path, which builds
+# none: the helper gives back what it was given, and mypy knows which.
+Events = TypeVar("Events", list[JSON], None)
 
 
 class IllegalAction(ValueError):
@@ -34,20 +39,20 @@ def rng_for(seed: int, *labels: object) -> random.Random:
     return random.Random(":".join(str(part) for part in (seed, *labels)))
 
 
-def event(kind: str, to: Sequence[int] | None = None, **data: Any) -> dict:
+def event(kind: str, to: Sequence[int] | None = None, **data: Any) -> JSON:
     """An event for the log. ``to`` lists the seats that may see it; None means everyone."""
     ev = {"type": kind, "to": None if to is None else list(to)}
     ev.update(data)
     return ev
 
 
-def visible_to(ev: dict, seat: int | None) -> bool:
+def visible_to(ev: JSON, seat: int | None) -> bool:
     """Whether an audience (a seat, or None for the public) may see an event."""
     to = ev.get("to")
     return to is None or (seat is not None and seat in to)
 
 
-def observations(events: Sequence[dict], seat: int | None) -> list[dict]:
+def observations(events: Sequence[JSON], seat: int | None) -> list[JSON]:
     """A seat's observation history: the events it was allowed to see, in order."""
     return [ev for ev in events if visible_to(ev, seat)]
 
@@ -89,7 +94,7 @@ class Termination(StrEnum):
         """The termination a stored string names; ``NORMAL`` for None or any other word
         (results stored before they named one, a game's own end reasons)."""
         try:
-            return cls(value)
+            return cls(value) if isinstance(value, str) else cls.NORMAL
         except ValueError:
             return cls.NORMAL
 
@@ -133,11 +138,11 @@ class Result:
         termination = Termination.of(data.get("termination"))
         return cls(tuple(scores), tuple(int(r) for r in ranks), details, termination)
 
-    def places(self) -> dict:
+    def places(self) -> JSON:
         """Scores, ranks and details, as a final view shows them (JSON-able)."""
         return {"scores": list(self.scores), "ranks": list(self.ranks), **self.details}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSON:
         """What a game's row and its end event store: ``places`` and the termination."""
         return {**self.places(), "termination": self.termination.value}
 
@@ -163,15 +168,40 @@ class Result:
         return default
 
 
-class Rules:
-    """Base class of a game's rules object. Subclasses implement every method below."""
+@runtime_checkable
+class Engine(Protocol):
+    """What the play layer, the front-ends' services and the tools ask of a game's rules:
+    the contract a catalog entry's ``rules`` keeps (``Rules`` below implements it, and
+    adds what search needs). Methods as ``Rules`` documents them."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+
+    def setup(self, n_players: int, seed: int, options: JSON | None = None) -> Any: ...
+    def to_act(self, state: Any) -> list[int]: ...
+    def legal_actions(self, state: Any, seat: int) -> list[str]: ...
+    def apply(self, state: Any, seat: int, action: str) -> list[JSON]: ...
+    def view(self, state: Any, seat: int | None) -> JSON: ...
+    def outcome(self, state: Any) -> Result | None: ...
+    def stored_termination(self, data: JSON) -> Termination: ...
+    def dump(self, state: Any) -> JSON: ...
+    def load(self, data: JSON) -> Any: ...
+    def n_players(self, state: Any) -> int: ...
+    def check_players(self, n_players: int) -> None: ...
+
+
+class Rules(Engine):
+    """Base class of a game's rules object, keeping ``Engine``. Subclasses implement every
+    method below."""
 
     slug: str = ""
     name: str = ""
     min_players: int = 0
     max_players: int = 0
 
-    def setup(self, n_players: int, seed: int, options: dict | None = None) -> Any:
+    def setup(self, n_players: int, seed: int, options: JSON | None = None) -> Any:
         raise NotImplementedError
 
     def to_act(self, state: Any) -> list[int]:
@@ -181,12 +211,12 @@ class Rules:
     def legal_actions(self, state: Any, seat: int) -> list[str]:
         raise NotImplementedError
 
-    def apply(self, state: Any, seat: int, action: str) -> list[dict]:
+    def apply(self, state: Any, seat: int, action: str) -> list[JSON]:
         """Apply an action in place and return the events, or raise IllegalAction
         leaving the state untouched."""
         raise NotImplementedError
 
-    def view(self, state: Any, seat: int | None) -> dict:
+    def view(self, state: Any, seat: int | None) -> JSON:
         """What ``seat`` may know (None: a spectator). JSON-able."""
         raise NotImplementedError
 
@@ -194,16 +224,16 @@ class Rules:
         """None while the game runs, then its ``Result``."""
         raise NotImplementedError
 
-    def stored_termination(self, data: dict) -> Termination:
+    def stored_termination(self, data: JSON) -> Termination:
         """Why the game of a dumped state ended, read from the dump without loading it:
         for results stored before they named their termination. Games with only one way
         to end need not override it."""
         return Termination.NORMAL
 
-    def dump(self, state: Any) -> dict:
+    def dump(self, state: Any) -> JSON:
         raise NotImplementedError
 
-    def load(self, data: dict) -> Any:
+    def load(self, data: JSON) -> Any:
         raise NotImplementedError
 
     def clone(self, state: Any) -> Any:
@@ -231,21 +261,28 @@ class Rules:
         """Apply a legal action id for a playout: it may skip checks and build no events."""
         self.apply(state, seat, self.action_str(action))
 
-    def determinize(self, view: dict, history: Sequence[dict], rng: random.Random) -> Any:
+    def determinize(self, view: JSON, history: Sequence[JSON], rng: random.Random) -> Any:
         """A full state consistent with everything ``view["seat"]`` has seen: its view and
         its observation history (every event it saw, from the start of the game). What it
         has not seen is dealt at random from ``rng`` under the known constraints, with a
         fresh seed for future deals. Reads nothing but its arguments."""
         return self.sampler(view, history)(rng)
 
-    def sampler(self, view: dict, history: Sequence[dict]) -> Callable[[random.Random], Any]:
+    def sampler(self, view: JSON, history: Sequence[JSON]) -> Callable[[random.Random], Any]:
         """``determinize`` in two steps: read the view and history once, then draw as many
         states as wanted (a search draws one per iteration)."""
         raise NotImplementedError
 
     def utilities(self, state: Any) -> list[float]:
         """Each seat's utility of a finished game (see ``utilities``)."""
-        return utilities(self.outcome(state).ranks)
+        return utilities(self.result(state).ranks)
+
+    def result(self, state: Any) -> Result:
+        """The ``Result`` of a game that is over (``outcome`` where it must be there)."""
+        found = self.outcome(state)
+        if found is None:
+            raise ValueError("the game is not over: it has no result yet")
+        return found
 
     def n_players(self, state: Any) -> int:
         raise NotImplementedError

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .base import IllegalAction, Result, Rules, Termination, event, ranks_from, rng_for
+from .base import JSON, IllegalAction, Result, Rules, Termination, event, ranks_from, rng_for
 
 # --- The table: every interpretation of the components lives here ----------------------
 # One character per card in the state; the long names are the public ones.
@@ -53,6 +53,11 @@ OPTIONS = ("piles", "center", "first", "deck")
 STACKED = "stacked"  # the deck name of a table laid out with the "piles" option
 
 
+# B13a's position (``position``): the piles, the common pile, the tokens, the seat to turn
+# up, the flips left in a chase and its owner.
+Position = tuple[Any, ...]
+
+
 @dataclass(slots=True)
 class BonAppetitState:
     n: int
@@ -73,18 +78,18 @@ class BonAppetitState:
     # handed out) and the flips since. Positions with other tokens can never come back
     # (tokens only grow), and those in between follow from ``start`` (there are no
     # decisions), so this is all a dump needs to find a repeat.
-    start: tuple | None = None
+    start: Position | None = None  # set by every deal
     since: int = 0
     # The positions of the stretch so far: a cache, never dumped; rebuilt from ``start``
     # when missing (after ``load``).
-    seen: set | None = field(default=None, repr=False, compare=False)
+    seen: set[Position] | None = field(default=None, repr=False, compare=False)
 
     @property
     def tokens_left(self) -> int:
         return self.tokens_total - sum(self.tokens)
 
 
-def position(state: BonAppetitState) -> tuple:
+def position(state: BonAppetitState) -> Position:
     """B13a's position: every pile in order, the common pile, the tokens, the player to
     turn up and the chase in progress (the chaser is that player)."""
     return (
@@ -109,7 +114,7 @@ class BonAppetitRules(Rules):
     max_players = 6
 
     # --- set-up ------------------------------------------------------------------------
-    def setup(self, n_players: int, seed: int, options: dict | None = None) -> BonAppetitState:
+    def setup(self, n_players: int, seed: int, options: JSON | None = None) -> BonAppetitState:
         self.check_players(n_players)
         n = n_players
         opts = dict(options or {})
@@ -186,7 +191,7 @@ class BonAppetitRules(Rules):
     def legal_actions(self, state: BonAppetitState, seat: int) -> list[str]:
         return [FLIP] if state.end is None and seat == state.seat else []
 
-    def apply(self, state: BonAppetitState, seat: int, action: str) -> list[dict]:
+    def apply(self, state: BonAppetitState, seat: int, action: str) -> list[JSON]:
         if state.end is not None or seat != state.seat:
             self.require_turn(state, seat)  # raises, with the reason
         if action != FLIP:
@@ -195,7 +200,7 @@ class BonAppetitRules(Rules):
         self._after_flip(state, events)
         return events
 
-    def _flip(self, state: BonAppetitState, seat: int) -> list[dict]:
+    def _flip(self, state: BonAppetitState, seat: int) -> list[JSON]:
         """One flip by ``seat`` under B6–B13, nothing else (B13a rebuilds with it)."""
         # B6: the top card of the pile goes face up on top of the common pile.
         pile = state.piles[seat]
@@ -214,12 +219,13 @@ class BonAppetitRules(Rules):
         return events
 
     # --- B13a: a repeated position ends the game; MAX_FLIPS bounds it anyway -------------
-    def _after_flip(self, state: BonAppetitState, events: list) -> None:
+    def _after_flip(self, state: BonAppetitState, events: list[JSON]) -> None:
         state.flips += 1
         if state.end is not None:
             return
         now = position(state)
-        if now[2] != state.start[2]:  # a token changed hands: no earlier position can recur
+        # A token changed hands: no earlier position can recur. (``start``: set by the deal.)
+        if now[2] != state.start[2]:  # type: ignore[index]
             self._new_stretch(state)
         else:
             seen = self._seen(state)
@@ -232,18 +238,19 @@ class BonAppetitRules(Rules):
             self._stop(state, Termination.MOVE_LIMIT, events)
 
     def _new_stretch(self, state: BonAppetitState) -> None:
-        state.start, state.since = position(state), 0
-        state.seen = {state.start}
+        start = position(state)
+        state.start, state.since, state.seen = start, 0, {start}
 
-    def _seen(self, state: BonAppetitState) -> set:
+    def _seen(self, state: BonAppetitState) -> set[Position]:
         """The positions from ``start`` to now, replayed when not cached (after a load)."""
         if state.seen is None:
-            piles, common, tokens, seat, flips_left, owner = state.start
+            start: Position = state.start  # type: ignore[assignment]  # set by every deal
+            piles, common, tokens, seat, flips_left, owner = start
             replay = BonAppetitState(
                 state.n, state.deck, list(piles), common, list(tokens), state.tokens_total,
                 seat, flips_left, owner,
             )  # fmt: skip
-            seen = {state.start}
+            seen = {start}
             for _ in range(state.since):
                 if replay.end is not None:  # only a hand-edited dump gets here
                     break
@@ -252,12 +259,14 @@ class BonAppetitRules(Rules):
             state.seen = seen
         return state.seen
 
-    def _stop(self, state: BonAppetitState, reason: Termination, events: list) -> None:
+    def _stop(self, state: BonAppetitState, reason: Termination, events: list[JSON]) -> None:
         """B13a: the game ends at once; the common pile (and any chase) is nobody's."""
         state.flips_left, state.owner = 0, None
         self._finish(state, reason, events)
 
-    def _start_chase(self, state, owner: int, card: str, events: list, kind: str) -> None:
+    def _start_chase(
+        self, state: BonAppetitState, owner: int, card: str, events: list[JSON], kind: str
+    ) -> None:
         """B9, B9c: the next player chases ``owner``'s mouse with as many flips as paws."""
         state.seat = (owner + 1) % state.n
         state.flips_left = PAWS[card]
@@ -266,7 +275,7 @@ class BonAppetitRules(Rules):
             event(kind, chaser=state.seat, mouse_owner=owner, flips_left=state.flips_left)
         )
 
-    def _chase_flip(self, state, seat: int, card: str, events: list) -> None:
+    def _chase_flip(self, state: BonAppetitState, seat: int, card: str, events: list[JSON]) -> None:
         if card == CAT:  # B9a: caught; the chaser wins the pile and a token
             events.append(event("chase_end", result="caught", chaser=seat, winner=seat))
             self._win(state, seat, events, token=True)
@@ -287,7 +296,7 @@ class BonAppetitRules(Rules):
             else:
                 self._win(state, owner, events, token=False)
 
-    def _win(self, state, winner: int, events: list, *, token: bool) -> None:
+    def _win(self, state: BonAppetitState, winner: int, events: list[JSON], *, token: bool) -> None:
         # B10: the common pile is turned over as a whole and put under the winner's pile,
         # so its bottom card (the first of the string) is the first of them to come up.
         won = state.common
@@ -305,7 +314,7 @@ class BonAppetitRules(Rules):
         # B10, B11: the winner restarts the pile with a normal flip of their own.
         state.seat = winner
 
-    def _check_cards(self, state, events: list) -> None:
+    def _check_cards(self, state: BonAppetitState, events: list[JSON]) -> None:
         """B13: the game ends at once when the seat that must flip has no card."""
         if state.end or state.piles[state.seat]:
             return
@@ -314,14 +323,14 @@ class BonAppetitRules(Rules):
             state.flips_left, state.owner = 0, None
         self._finish(state, "no_cards", events)
 
-    def _finish(self, state, reason: str, events: list) -> None:
+    def _finish(self, state: BonAppetitState, reason: str, events: list[JSON]) -> None:
         state.end = str(reason)  # plain words in the state, as before Termination
-        result = self.outcome(state).to_json()
+        result = self.result(state).to_json()
         # reason: the game's own word (B13's "tokens", "no_cards"); seat: who ended it.
         events.append(event("game_end", reason=str(reason), seat=state.seat, **result))
 
     # --- what players see --------------------------------------------------------------
-    def view(self, state: BonAppetitState, seat: int | None) -> dict:
+    def view(self, state: BonAppetitState, seat: int | None) -> JSON:
         # Every seat sees the same table: nobody knows the order of any face-down pile.
         chase = None
         if state.flips_left:
@@ -343,7 +352,7 @@ class BonAppetitRules(Rules):
             "over": state.end is not None,
             "end": state.end,
             # The places as B14 decides them, for every screen; None while the game runs.
-            "ranks": None if state.end is None else list(self.outcome(state).ranks),
+            "ranks": None if state.end is None else list(self.result(state).ranks),
         }
 
     def outcome(self, state: BonAppetitState) -> Result | None:
@@ -355,11 +364,11 @@ class BonAppetitRules(Rules):
         # B13 ends normally; B13a's repeated position and the flip limit are terminations.
         return Result.of(cards, ranks, Termination.of(state.end), tokens=list(state.tokens))
 
-    def stored_termination(self, data: dict) -> Termination:
+    def stored_termination(self, data: JSON) -> Termination:
         return Termination.of(data.get("end"))
 
     # --- storage -----------------------------------------------------------------------
-    def dump(self, state: BonAppetitState) -> dict:
+    def dump(self, state: BonAppetitState) -> JSON:
         return {
             "n": state.n,
             "deck": state.deck,
@@ -372,10 +381,10 @@ class BonAppetitRules(Rules):
             "end": state.end,
             "flips": state.flips,
             # B13a's stretch; at its first position ``start`` is the table itself.
-            "since": [state.since, *map(_plain, state.start)] if state.since else None,
+            "since": [state.since, *map(_plain, state.start or ())] if state.since else None,
         }
 
-    def load(self, data: dict) -> BonAppetitState:
+    def load(self, data: JSON) -> BonAppetitState:
         flips_left, owner = data["chase"] or (0, None)
         state = BonAppetitState(
             data["n"],

@@ -62,8 +62,9 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
-from .base import IllegalAction, Result, Rules, event, ranks_from, rng_for
+from .base import JSON, IllegalAction, Result, Rules, event, ranks_from, rng_for
 from .cats_and_dogs_data import (
     ACTION_CARDS,
     ANIMALS,
@@ -129,23 +130,32 @@ MARK_ID = [ACTION_ID[f"mark:{a}"] for a in _POSITIONS]
 FEED_ID = [ACTION_ID[f"feed:{a}"] for a in _POSITIONS]
 DRAW_ID, MORE_ID, STOP_ID, HELPING_ID = (ACTION_ID[a] for a in ("draw", "more", "stop", "helping"))
 SHOO_ID = [[ACTION_ID[f"shoo:{a}:{s}"] for s in _SEATS] for a in _POSITIONS]
-WANDER_ID = [[ACTION_ID.get(f"wander:{a}:{b}") for b in _POSITIONS] for a in _POSITIONS]
-SWITCH_ID = [
-    [[ACTION_ID.get(f"switch:{a}:{b}:{s}") for s in _SEATS] for b in _POSITIONS] for a in _POSITIONS
-]
+# The tables of two animals (or two cards) hold None where the pair is no action (the same
+# animal twice), which the rules never look up: typed as their ids.
+_no = ACTION_ID.get  # None for a pair that is no action
+WANDER_ID = cast(
+    list[list[int]], [[_no(f"wander:{a}:{b}") for b in _POSITIONS] for a in _POSITIONS]
+)
+SWITCH_ID = cast(
+    list[list[list[int]]],
+    [[[_no(f"switch:{a}:{b}:{s}") for s in _SEATS] for b in _POSITIONS] for a in _POSITIONS],
+)
 SNATCH_ID = [{c: ACTION_ID[f"snatch:{a}:{c}"] for c in _CODES} for a in _POSITIONS]
-BOWL_ID = [
-    {c: [ACTION_ID.get(f"bowl:{a}:{c}:{b}") for b in _POSITIONS] for c in _CODES}
-    for a in _POSITIONS
-]
-TRADE_ID = [
-    {
-        c: [{d: ACTION_ID.get(f"trade:{a}:{c}:{b}:{d}") for d in _CODES} for b in _POSITIONS]
-        for c in _CODES
-    }
-    for a in _POSITIONS
-]
-SWAP_ID = [[ACTION_ID.get(f"swap:{a}:{b}") for b in _POSITIONS] for a in _POSITIONS]
+BOWL_ID = cast(
+    list[dict[str, list[int]]],
+    [{c: [_no(f"bowl:{a}:{c}:{b}") for b in _POSITIONS] for c in _CODES} for a in _POSITIONS],
+)
+TRADE_ID = cast(
+    list[dict[str, list[dict[str, int]]]],
+    [
+        {
+            c: [{d: _no(f"trade:{a}:{c}:{b}:{d}") for d in _CODES} for b in _POSITIONS]
+            for c in _CODES
+        }
+        for a in _POSITIONS
+    ],
+)
+SWAP_ID = cast(list[list[int]], [[_no(f"swap:{a}:{b}") for b in _POSITIONS] for a in _POSITIONS])
 CLEAN_ID = [ACTION_ID[f"clean:{a}"] for a in _POSITIONS]
 
 # Each id decoded once: (step, a, x, b, y) with the step's number and its targets (animals
@@ -160,7 +170,7 @@ STEPS = {
 CARD_OF_STEP = {step: name for name, step in STEPS.items() if step >= HELPING}
 
 
-def decode(action: str) -> tuple:
+def decode(action: str) -> tuple[int, Any, Any, Any, Any]:
     head, *args = action.split(":")
     values = [int(t) if t.isdigit() else t for t in args]
     step = STEPS[head]
@@ -215,7 +225,7 @@ class CatsAndDogsRules(Rules):
 
     # ---- set-up ---------------------------------------------------------------------
 
-    def setup(self, n_players: int, seed: int, options: dict | None = None) -> State:
+    def setup(self, n_players: int, seed: int, options: JSON | None = None) -> State:
         self.check_players(n_players)
         options = dict(options or {})
         unknown = set(options) - OPTION_KEYS
@@ -358,7 +368,7 @@ class CatsAndDogsRules(Rules):
 
     # ---- moves ----------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: str) -> list[dict]:
+    def apply(self, state: State, seat: int, action: str) -> list[JSON]:
         self.require_turn(state, seat)
         head, _, rest = action.partition(":")
         # Check against this step's own choices only: "draw" need not list every Trade a
@@ -378,7 +388,7 @@ class CatsAndDogsRules(Rules):
             ok = action == "draw"
         if not ok:
             raise IllegalAction(self._why_not(state, seat, action, head))
-        events: list[dict] = []
+        events: list[JSON] = []
         self._step(state, seat, ACTION_ID[action], events)
         return events
 
@@ -386,7 +396,7 @@ class CatsAndDogsRules(Rules):
         """``apply`` for playouts: a legal action id (not checked), no events built."""
         self._step(state, seat, action, None)
 
-    def _step(self, state: State, seat: int, action: int, events: list | None) -> None:
+    def _step(self, state: State, seat: int, action: int, events: list[JSON] | None) -> None:
         """Carry out a legal action (an id); ``events`` None: a playout, nothing is
         reported. Both paths run this one code, so they leave the same state."""
         step, a, x, b, y = DECODED[action]
@@ -399,7 +409,7 @@ class CatsAndDogsRules(Rules):
         elif step == FEED:
             self._place(state, seat, a, True, events)
         elif step == MORE:  # C12: the next card goes on the same animal
-            self._place(state, seat, state.target, False, events)
+            self._place(state, seat, state.target, False, events)  # type: ignore[arg-type]  # C12
         elif step == STOP:
             if events is not None:
                 events.append(event("stopped", seat=seat, animal=state.target))
@@ -428,19 +438,21 @@ class CatsAndDogsRules(Rules):
             return f"{name} cannot do that (sated animals are out of reach)."
         return "Feed (draw) or play one of your action cards."
 
-    def _draw(self, state: State, seat: int, events: list | None) -> None:
+    def _draw(self, state: State, seat: int, events: list[JSON] | None) -> None:
         """C11: the drawn card is seen by everyone before it is placed."""
         state.drawn = state.pile.pop(0)
         state.phase = "feed"
         if events is not None:
             events.append(event("drew", seat=seat, card=state.drawn))
 
-    def _place(self, state: State, seat: int, a: int, drawn: bool, events: list | None) -> None:
+    def _place(
+        self, state: State, seat: int, a: int, drawn: bool, events: list[JSON] | None
+    ) -> None:
         card = state.drawn if drawn else state.pile.pop(0)
         state.drawn = None
         state.target = a
         plate = state.food[a]
-        plate.append(card)
+        plate.append(card)  # type: ignore[arg-type]  # feed:<a> follows the draw
         if events is not None:
             events.append(event("fed", seat=seat, animal=a, card=card))
             if len(plate) == SATED:
@@ -454,7 +466,7 @@ class CatsAndDogsRules(Rules):
         else:
             state.phase = "more"
 
-    def _feeding_done(self, state: State, seat: int, events: list | None) -> None:
+    def _feeding_done(self, state: State, seat: int, events: list[JSON] | None) -> None:
         if state.helps:  # C20i: the second feeding, on another animal
             state.helps -= 1
             state.skip = state.target
@@ -463,8 +475,16 @@ class CatsAndDogsRules(Rules):
         else:
             self._next_turn(state, events)
 
-    def _play_card(
-        self, state: State, seat: int, step: int, a, x, b, y, events: list | None
+    def _play_card(  # noqa: C901 - one branch per action card (C9-C14)
+        self,
+        state: State,
+        seat: int,
+        step: int,
+        a: Any,
+        x: Any,
+        b: Any,
+        y: Any,
+        events: list[JSON] | None,
     ) -> None:
         """C14: carry the card out and discard it; no card replaces it. The targets are
         ``DECODED``'s: the first animal ``a``, the second ``b``, a seat or food card
@@ -514,11 +534,11 @@ class CatsAndDogsRules(Rules):
             food[a] = []
         else:  # C20i Second helping: two feedings, the first drawn at once
             state.helps = 1
-            if events is not None:
+            if events is not None and ev is not None:
                 events.append(ev)
             self._draw(state, seat, events)
             return
-        if events is not None:
+        if events is not None and ev is not None:
             events.append(ev)
         if step == BOWL and len(food[b]) == SATED:
             if events is not None:
@@ -528,7 +548,7 @@ class CatsAndDogsRules(Rules):
                 return
         self._next_turn(state, events)
 
-    def _next_turn(self, state: State, events: list | None) -> None:
+    def _next_turn(self, state: State, events: list[JSON] | None) -> None:
         state.turn = (state.turn + 1) % state.n  # C8: clockwise
         state.target = state.skip = None
         state.helps = 0
@@ -544,12 +564,12 @@ class CatsAndDogsRules(Rules):
             return "food"
         return None
 
-    def _finish(self, state: State, events: list | None) -> None:
+    def _finish(self, state: State, events: list[JSON] | None) -> None:
         state.phase, state.reason = "over", self._ended(state)
         state.target = state.skip = None
         state.helps = 0
         if events is not None:
-            events.append(event("over", reason=state.reason, **self.outcome(state).to_json()))
+            events.append(event("over", reason=state.reason, **self.result(state).to_json()))
 
     # ---- scoring and views ----------------------------------------------------------
 
@@ -573,7 +593,7 @@ class CatsAndDogsRules(Rules):
         # C16: both ways to end are the rules' own (the game's reason tells which).
         return Result.of(scores, ranks_from(scores))  # C19: ties share a place
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> JSON:
         totals = self.totals(state)
         animals = [
             {
@@ -608,7 +628,7 @@ class CatsAndDogsRules(Rules):
         }
         if state.phase == "over":
             # the places as C19 decides them, for every screen
-            view.update(self.outcome(state).places())
+            view.update(self.result(state).places())
         if seat is not None:
             view["seat"] = seat
             view["hand"] = sorted(state.hands[seat])
@@ -616,7 +636,7 @@ class CatsAndDogsRules(Rules):
 
     # ---- persistence ----------------------------------------------------------------
 
-    def dump(self, state: State) -> dict:
+    def dump(self, state: State) -> JSON:
         return {
             "n": state.n,
             "layout": list(state.layout),
@@ -635,7 +655,7 @@ class CatsAndDogsRules(Rules):
             "reason": state.reason,
         }
 
-    def load(self, data: dict) -> State:
+    def load(self, data: JSON) -> State:
         return State(
             data["n"],
             list(data["layout"]),
@@ -683,7 +703,7 @@ class CatsAndDogsRules(Rules):
     def action_str(self, action: int) -> str:
         return ACTIONS[action]
 
-    def sampler(self, view: dict, history):
+    def sampler(self, view: JSON, history: Sequence[JSON]) -> Callable[[random.Random], State]:
         return sample_states(view, history)
 
 
@@ -702,7 +722,7 @@ def deal_layout(n_players: int, seed: int, layout: list[int] | None) -> list[int
     return layout
 
 
-def deal_food(n_animals: int, seed: int, options: dict) -> tuple[list[list[str]], list[str]]:
+def deal_food(n_animals: int, seed: int, options: JSON) -> tuple[list[list[str]], list[str]]:
     """C6: the food cards shuffled face down (after any stacked ``plates``), or a stacked
     pile that fits in the deck together with the plates."""
     plates = [list(p) for p in options.get("plates", [[] for _ in range(n_animals)])]
@@ -778,7 +798,7 @@ RULES = CatsAndDogsRules()
 # (C6). The others' hands are dealt from the action deck minus its own hand and every card
 # played so far (from the history), by their hand sizes; the pile is the food deck minus
 # every food card in sight, shuffled.
-def sample_states(view: dict, history: Sequence[dict]) -> Callable[[random.Random], State]:
+def sample_states(view: JSON, history: Sequence[JSON]) -> Callable[[random.Random], State]:
     if view["over"]:
         raise ValueError("the game is over: nothing to sample")
     me, n = view["seat"], view["n_players"]
@@ -789,7 +809,7 @@ def sample_states(view: dict, history: Sequence[dict]) -> Callable[[random.Rando
     sizes = view["action_cards"]
     if sum(sizes) - sizes[me] > len(pool):
         raise ValueError("the history does not account for the played action cards")
-    seen_food = Counter(view["discard"])
+    seen_food: Counter[str] = Counter(view["discard"])
     for animal in animals:
         seen_food.update(animal["food"])
     if view["drawn"]:

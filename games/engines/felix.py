@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .base import IllegalAction, Result, Rules, event, ranks_from, rng_for
+from .base import JSON, IllegalAction, Result, Rules, event, ranks_from, rng_for
 
 # F1: one colour set. Cats carry their value; rabbit and dogs are not cats.
 CATS = {"-8": -8, "-5": -5, "3": 3, "5": 5, "8": 8, "11": 11, "15": 15}
@@ -56,7 +56,7 @@ MOUSE_CARDS = {3: (3, 6), 4: (2, 4, 6), 5: (2, 3, 4, 6)}  # F7, F28
 # Canonical action strings, built once: legal_actions only slices these.
 BIDS = tuple(f"bid:{i}" for i in range(TOTAL_MICE + 1))
 PLACE = {card: f"place:{card}" for card in SET}
-PASS = "pass"
+PASS = "pass"  # noqa: S105 - an action, not a password
 # The fixed integer action space (search): place a card 0-9 (its index in SET), bid
 # k mice 10 + k, pass 119.
 ACTIONS = (*(PLACE[card] for card in SET), *BIDS, PASS)
@@ -77,7 +77,7 @@ def cat_points(pile: list[str]) -> int:
     return sum(CATS.get(card, 0) for card in pile)
 
 
-def chase(row: list[str]) -> tuple[list[str], list[str], list[dict]]:
+def chase(row: list[str]) -> tuple[list[str], list[str], list[JSON]]:
     """F18-F20: the dogs act on a face-up row. Returns (kept, gone, events)."""
     dogs = [card for card in row if card in DOGS]
     kept = [card for card in row if card not in DOGS]
@@ -95,7 +95,7 @@ def chase(row: list[str]) -> tuple[list[str], list[str], list[dict]]:
     return kept, [dog, chased], [event("dog_chase", dog=dog, cat=chased)]
 
 
-def _copy(state: dict) -> dict:
+def _copy(state: JSON) -> JSON:
     """A copy sharing no list with ``state`` (the layout is fixed: see the docstring)."""
     data = dict(state)
     for key in FLAT_KEYS:
@@ -105,7 +105,7 @@ def _copy(state: dict) -> dict:
     return data
 
 
-def _check_cards(cards, what: str) -> list[str]:
+def _check_cards(cards: object, what: str) -> list[str]:
     if not isinstance(cards, list | tuple) or len(cards) != ROUNDS:
         raise ValueError(f"{what} must be a list of {ROUNDS} cards")
     for card in cards:
@@ -128,7 +128,7 @@ class FelixRules(Rules):
 
     # -- set-up ---------------------------------------------------------------------------
 
-    def setup(self, n_players: int, seed: int, options: dict | None = None) -> dict:
+    def setup(self, n_players: int, seed: int, options: JSON | None = None) -> JSON:
         self.check_players(n_players)
         n = n_players
         opts = self._check_options(n, options)
@@ -143,9 +143,9 @@ class FelixRules(Rules):
                 kept = deck[1:]
             hands.append(sorted(kept, key=ORDER.__getitem__))
             removed.append(_missing(kept))
-        virtual = []
+        virtual: list[str] = []
         if n == 3:  # F30: the virtual player's pile, one card removed unseen
-            virtual = opts.get("virtual")
+            virtual = opts.get("virtual")  # type: ignore[assignment]  # None is looked at next
             if virtual is None:
                 deck = list(SET)
                 rng_for(seed, "felix-virtual").shuffle(deck)
@@ -178,7 +178,7 @@ class FelixRules(Rules):
             "out": [],
         }
 
-    def _check_options(self, n: int, options: dict | None) -> dict:
+    def _check_options(self, n: int, options: JSON | None) -> JSON:
         if options is None:
             return {}
         if not isinstance(options, dict):
@@ -186,7 +186,7 @@ class FelixRules(Rules):
         unknown = set(options) - OPTION_KEYS
         if unknown:
             raise ValueError(f"unknown felix options: {', '.join(sorted(map(str, unknown)))}")
-        opts = {}
+        opts: JSON = {}
         hands = options.get("hands")
         if hands is not None:
             if not isinstance(hands, list | tuple) or len(hands) != n:
@@ -208,12 +208,12 @@ class FelixRules(Rules):
             opts["virtual"] = _check_cards(virtual, "virtual")
         return opts
 
-    def n_players(self, state: dict) -> int:
-        return state["n"]
+    def n_players(self, state: JSON) -> int:
+        return int(state["n"])
 
     # -- whose turn, what is legal ----------------------------------------------------------
 
-    def to_act(self, state: dict) -> list[int]:
+    def to_act(self, state: JSON) -> list[int]:
         phase = state["phase"]
         if phase == "auction":
             return [state["turn"]]
@@ -222,7 +222,7 @@ class FelixRules(Rules):
             return [s for s in ((first + i) % n for i in range(n)) if placed[s] is None]
         return []
 
-    def legal_actions(self, state: dict, seat: int) -> list[str]:
+    def legal_actions(self, state: JSON, seat: int) -> list[str]:
         phase = state["phase"]
         if phase == "auction":
             if seat != state["turn"]:
@@ -233,7 +233,7 @@ class FelixRules(Rules):
             return [PLACE[card] for card in state["hands"][seat]]
         return []
 
-    def _bid_range(self, state: dict, seat: int) -> tuple[int, int]:
+    def _bid_range(self, state: JSON, seat: int) -> tuple[int, int]:
         """The lowest and highest total stake ``seat`` may bid now (empty when lo > hi)."""
         stakes = state["stakes"]
         budget = state["mice"][seat] + stakes[seat]  # F13: the stake is theirs too
@@ -243,7 +243,7 @@ class FelixRules(Rules):
 
     # -- actions ------------------------------------------------------------------------------
 
-    def apply(self, state: dict, seat: int, action: str) -> list[dict]:
+    def apply(self, state: JSON, seat: int, action: str) -> list[JSON]:
         # Validate everything before mutating: an illegal action leaves the state as it was.
         phase = state["phase"]
         if phase == "over":
@@ -264,7 +264,7 @@ class FelixRules(Rules):
             raise IllegalAction("You have already placed your card this round.")
         raise IllegalAction(f"Unknown action {action!r}.")
 
-    def _place(self, state: dict, seat: int, action: str) -> list[dict]:
+    def _place(self, state: JSON, seat: int, action: str) -> list[JSON]:
         if state["placed"][seat] is not None:
             raise IllegalAction("You have already placed your card this round.")
         if not action.startswith("place:"):
@@ -286,7 +286,7 @@ class FelixRules(Rules):
             events += self._start_auction(state)
         return events
 
-    def _start_auction(self, state: dict) -> list[dict]:
+    def _start_auction(self, state: JSON) -> list[JSON]:
         n, first = state["n"], state["first"]
         # F10: the row in seat order from the first player; F30: the virtual card first.
         row = [state["placed"][(first + i) % n] for i in range(n)]
@@ -300,7 +300,7 @@ class FelixRules(Rules):
         # F11 / F31: the first card of the row is turned up (3 players: the virtual one).
         return [event("auction_start", round=state["round"], first=first), *self._turn_up(state, 1)]
 
-    def _turn_up(self, state: dict, upto: int) -> list[dict]:
+    def _turn_up(self, state: JSON, upto: int) -> list[JSON]:
         row, events = state["row"], []
         for pos in range(state["shown"], upto):
             events.append(
@@ -309,16 +309,16 @@ class FelixRules(Rules):
         state["shown"] = max(state["shown"], upto)
         return events
 
-    def _row_seat(self, state: dict, pos: int) -> int | None:
+    def _row_seat(self, state: JSON, pos: int) -> int | None:
         """The seat that placed the card at ``pos`` (None: the virtual player)."""
         n = state["n"]
         if n == 3:
             if pos == 0:
                 return None
             pos -= 1
-        return (state["first"] + pos) % n
+        return (state["first"] + pos) % n  # type: ignore[no-any-return]  # ints from JSON
 
-    def _bid(self, state: dict, seat: int, text: str) -> list[dict]:
+    def _bid(self, state: JSON, seat: int, text: str) -> list[JSON]:
         if not (text.isascii() and text.isdigit()) or str(int(text)) != text:
             raise IllegalAction("A bid is a whole number of mice, e.g. bid:5.")
         amount = int(text)
@@ -343,7 +343,7 @@ class FelixRules(Rules):
         state["turn"] = self._next_active(state, seat)
         return events
 
-    def _pass(self, state: dict, seat: int) -> list[dict]:
+    def _pass(self, state: JSON, seat: int) -> list[JSON]:
         mice, stakes, passed = state["mice"], state["stakes"], state["passed"]
         # F14: the stake comes back, plus the lowest mouse card that still holds mice.
         returned = stakes[seat]
@@ -374,15 +374,16 @@ class FelixRules(Rules):
         state["turn"] = last
         return [*events, event("last_offer", seat=last, price=1)]
 
-    def _next_active(self, state: dict, seat: int) -> int:
-        n, passed = state["n"], state["passed"]
+    def _next_active(self, state: JSON, seat: int) -> int:
+        n: int = state["n"]
+        passed = state["passed"]
         for i in range(1, n):
             nxt = (seat + i) % n
             if not passed[nxt]:
                 return nxt
         return seat
 
-    def _sell(self, state: dict, winner: int) -> list[dict]:
+    def _sell(self, state: JSON, winner: int) -> list[JSON]:
         """F16: the winner pays the bank and takes the row (after the dogs) and the marker."""
         price = state["stakes"][winner]
         state["stakes"][winner] = 0
@@ -395,7 +396,7 @@ class FelixRules(Rules):
         events.append(event("sack_bought", seat=winner, price=price, cards=kept))
         return events + self._end_round(state, refill=True)
 
-    def _discard(self, state: dict) -> list[dict]:
+    def _discard(self, state: JSON) -> list[JSON]:
         """F24: nobody takes the row; it leaves the game, the first player stays."""
         row = state["row"]
         state["out"] += row
@@ -403,7 +404,7 @@ class FelixRules(Rules):
         # F24: no refill, so the next round is played with empty mouse cards.
         return events + self._end_round(state, refill=False)
 
-    def _end_round(self, state: dict, refill: bool) -> list[dict]:
+    def _end_round(self, state: JSON, refill: bool) -> list[JSON]:
         n = state["n"]
         state["row"] = []
         state["shown"] = 0
@@ -411,14 +412,14 @@ class FelixRules(Rules):
         state["passed"] = [False] * n
         if state["round"] == ROUNDS:  # F25: the ninth round ends the game
             state["phase"] = "over"
-            result = self.outcome(state).to_json()
+            result = self.result(state).to_json()
             return [event("game_over", **result)]
         events = self._refill(state) if refill else []
         state["round"] += 1
         state["phase"] = "place"
         return [*events, event("round_start", round=state["round"], first=state["first"])]
 
-    def _refill(self, state: dict) -> list[dict]:
+    def _refill(self, state: JSON) -> list[JSON]:
         # F21: top each card up to its number; F22: all or nothing.
         cards = state["cards"]
         need = sum(number - on for number, on in cards)
@@ -433,7 +434,7 @@ class FelixRules(Rules):
 
     # -- what players see -----------------------------------------------------------------------
 
-    def view(self, state: dict, seat: int | None) -> dict:
+    def view(self, state: JSON, seat: int | None) -> JSON:
         n, phase, row, shown = state["n"], state["phase"], state["row"], state["shown"]
         stakes = state["stakes"]
         highest = max(stakes)
@@ -467,7 +468,7 @@ class FelixRules(Rules):
             "discarded": list(state["out"]),
         }
         if phase == "over":
-            view.update(self.outcome(state).places())
+            view.update(self.result(state).places())
         if seat is not None:
             view["seat"] = seat
             view["hand"] = list(state["hands"][seat])
@@ -477,17 +478,20 @@ class FelixRules(Rules):
             view["my_card"] = self._my_card(state, seat)
         return view
 
-    def _my_card(self, state: dict, seat: int) -> str | None:
+    def _my_card(self, state: JSON, seat: int) -> str | None:
         """The card ``seat`` placed this round, face up or not (they know it)."""
+        card: str | None  # the state is JSON: its reads are not typed
         if state["phase"] == "place":
-            return state["placed"][seat]
+            card = state["placed"][seat]
+            return card
         if state["phase"] == "auction":
             n = state["n"]
             pos = (seat - state["first"]) % n + (1 if n == 3 else 0)
-            return state["row"][pos]
+            card = state["row"][pos]
+            return card
         return None
 
-    def outcome(self, state: dict) -> Result | None:
+    def outcome(self, state: JSON) -> Result | None:
         if state["phase"] != "over":
             return None
         cats = [cat_points(pile) for pile in state["piles"]]
@@ -498,15 +502,15 @@ class FelixRules(Rules):
 
     # -- persistence ----------------------------------------------------------------------------
 
-    def dump(self, state: dict) -> dict:
+    def dump(self, state: JSON) -> JSON:
         return _copy(state)
 
-    def load(self, data: dict) -> dict:
+    def load(self, data: JSON) -> JSON:
         if not isinstance(data, dict) or set(data) != STATE_KEYS:
             raise ValueError("not a felix state")
         return _copy(data)
 
-    def clone(self, state: dict) -> dict:
+    def clone(self, state: JSON) -> JSON:
         return _copy(state)
 
     # -- for search -------------------------------------------------------------------------
@@ -519,7 +523,7 @@ class FelixRules(Rules):
     def action_str(self, action: int) -> str:
         return ACTIONS[action]
 
-    def legal_ids(self, state: dict, seat: int) -> list[int]:
+    def legal_ids(self, state: JSON, seat: int) -> list[int]:
         phase = state["phase"]
         if phase == "auction":
             if seat != state["turn"]:
@@ -530,7 +534,7 @@ class FelixRules(Rules):
             return [ORDER[card] for card in state["hands"][seat]]
         return []
 
-    def sampler(self, view: dict, history):
+    def sampler(self, view: JSON, history: Sequence[JSON]) -> Callable[[random.Random], JSON]:
         return sample_states(view, history)
 
 
@@ -550,7 +554,9 @@ RULES = FelixRules()
 VIRTUAL = -1  # the virtual player's key among the seats
 
 
-def read_history(n: int, history: Sequence[dict]) -> tuple[dict, list[int], list[list[str]]]:
+def read_history(
+    n: int, history: Sequence[JSON]
+) -> tuple[dict[int, set[str]], list[int], list[list[str]]]:
     """Cards turned up per seat (VIRTUAL: the virtual pile), mice and score piles."""
     revealed: dict[int, set[str]] = {s: set() for s in (*range(n), VIRTUAL)}
     mice = [START_MICE] * n
@@ -577,7 +583,7 @@ def read_history(n: int, history: Sequence[dict]) -> tuple[dict, list[int], list
     return revealed, mice, piles
 
 
-def sample_states(view: dict, history: Sequence[dict]) -> Callable[[random.Random], dict]:
+def sample_states(view: JSON, history: Sequence[JSON]) -> Callable[[random.Random], JSON]:
     me = view["seat"]
     n = view["n_players"]
     phase = view["phase"]
@@ -611,7 +617,7 @@ def sample_states(view: dict, history: Sequence[dict]) -> Callable[[random.Rando
             raise ValueError("the history does not account for the virtual pile")
     my_card = view["my_card"]
 
-    def sample(rng: random.Random) -> dict:
+    def sample(rng: random.Random) -> JSON:
         hands: list[list[str]] = [[] for _ in range(n)]
         hands[me] = list(view["hand"])
         placed: list[str | None] = [None] * n

@@ -37,11 +37,22 @@ from __future__ import annotations
 import _random
 import random
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate, combinations
 from math import comb, factorial
+from typing import Any
 
-from .base import IllegalAction, Result, Rules, Termination, event, ranks_from, rng_for
+from .base import (
+    JSON,
+    Events,
+    IllegalAction,
+    Result,
+    Rules,
+    Termination,
+    event,
+    ranks_from,
+    rng_for,
+)
 
 try:  # the SHA-512 that random.Random.seed hashes a string seed with (no OpenSSL call)
     from _sha2 import sha512  # Python 3.12 and later
@@ -215,7 +226,7 @@ def deposit(mask: int, pattern: int) -> int:
     return out | DEPOSIT[b3 << 8 | pattern] << 24
 
 
-def random_deal(rng) -> list[int]:
+def random_deal(rng: random.Random) -> list[int]:
     """S5: four uniformly random hands of 8 (masks, in dealing order) from ``rng``."""
     return decode_deal(rng.randrange(N_DEALS))
 
@@ -302,6 +313,25 @@ class State:
         "turn",  # the seat to play
         "word",  # S15: the game word
     )
+    # The slots' types, for mypy (``__slots__`` gives none).
+    deal: int
+    dealer: int
+    decks: list[str]
+    hands: list[int]
+    last: list[Any] | None
+    leader: int
+    letters: list[int]
+    ober: int
+    passed: int
+    passes: list[int]
+    phase: int
+    points: list[int]
+    previous: dict[str, Any] | None
+    seed: int
+    taken: list[int]
+    trick: list[int]
+    turn: int
+    word: str
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -327,7 +357,7 @@ class SmokingCatRules(Rules):
 
     # -- setup ---------------------------------------------------------------------------
 
-    def setup(self, n_players: int, seed: int, options: dict | None = None) -> State:
+    def setup(self, n_players: int, seed: int, options: JSON | None = None) -> State:
         self.check_players(n_players)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"the seed must be an int, not {seed!r}")
@@ -461,7 +491,7 @@ class SmokingCatRules(Rules):
 
     # -- apply ----------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: str) -> list[dict]:
+    def apply(self, state: State, seat: int, action: str) -> list[JSON]:
         # The common cases (a legal card play or pass) run inline; everything else,
         # including every illegal action, goes through _apply_other, which explains the
         # refusal.
@@ -501,7 +531,8 @@ class SmokingCatRules(Rules):
                     return self._end_trick(state, [ev])
         return self._apply_other(state, seat, action)
 
-    def _apply_other(self, st: State, seat: int, action: str) -> list[dict]:
+    # One branch per kind of move outside a trick (S5-S15), as the rules list them.
+    def _apply_other(self, st: State, seat: int, action: str) -> list[JSON]:  # noqa: C901
         if st.phase == OVER:
             raise IllegalAction("The match is over.")
         if not isinstance(action, str):
@@ -546,7 +577,7 @@ class SmokingCatRules(Rules):
             raise IllegalAction("Passing is over for this deal.")
         raise IllegalAction(f"Unknown action {action[:40]!r}.")
 
-    def _choose_pass(self, st: State, seat: int, mask: int, events: list | None) -> list | None:
+    def _choose_pass(self, st: State, seat: int, mask: int, events: Events) -> Events:
         """S6: cards (a checked mask) set aside face down for the left neighbour; with the
         third, the seat has passed. (The one-card action runs inline in ``apply`` and
         in ``apply_id``; this serves the three-card form of old logs.)"""
@@ -556,7 +587,7 @@ class SmokingCatRules(Rules):
             return events
         return self._complete_pass(st, seat, events)
 
-    def _complete_pass(self, st: State, seat: int, events: list | None) -> list | None:
+    def _complete_pass(self, st: State, seat: int, events: Events) -> Events:
         """S6: the seat's three cards go to its left; they stay in transit until all four
         have passed, and a seat sees what it received only after its own pass."""
         passed = st.passed = st.passed | 1 << seat
@@ -577,7 +608,7 @@ class SmokingCatRules(Rules):
                 events.append({"type": "play_start", "to": None, "leader": st.leader})
         return events
 
-    def _end_trick(self, st: State, events: list[dict] | None) -> list[dict] | None:
+    def _end_trick(self, st: State, events: Events) -> Events:
         """S9: the highest card of the suit led takes the trick; S11: the deal ends when
         the cards run out (reason "all_played", even if the last trick also brings
         someone to 17) or when someone reaches 17 points earlier ("reached_17").
@@ -624,7 +655,7 @@ class SmokingCatRules(Rules):
             self._end_deal(st, "reached_17", events)
         return events
 
-    def _throw(self, st: State, seat: int, events: list | None) -> list[dict] | None:
+    def _throw(self, st: State, seat: int, events: Events) -> Events:
         """S12: the thrower takes every card still in a hand and the trick in progress,
         with the last trick's 5 points, and loses the deal whatever the others hold."""
         h0, h1, h2, h3 = st.hands
@@ -646,7 +677,7 @@ class SmokingCatRules(Rules):
         return events
 
     def _end_deal(
-        self, st: State, reason: str, events: list[dict] | None, thrower: int = -1
+        self, st: State, reason: str, events: list[JSON] | None, thrower: int = -1
     ) -> None:
         """S14-S16: who lost the deal, their letters, then the next deal or the end."""
         points = st.points
@@ -696,14 +727,14 @@ class SmokingCatRules(Rules):
         if events is not None:
             events.append({"type": "deal", "to": None, "deal": st.deal, "dealer": dealer})
 
-    def _end_match(self, st: State, events: list[dict]) -> None:
+    def _end_match(self, st: State, events: list[JSON]) -> None:
         """S16: whoever spelled the whole word loses the match."""
         st.phase = OVER
-        events.append(event("match_end", **self.outcome(st).to_json()))
+        events.append(event("match_end", **self.result(st).to_json()))
 
     # -- S17: moderation ------------------------------------------------------------------
 
-    def adjust_letters(self, state: State, seat: int, delta: int, reason: str = "") -> list[dict]:
+    def adjust_letters(self, state: State, seat: int, delta: int, reason: str = "") -> list[JSON]:
         """S17: an administrator awards (+1) or removes (-1) a letter, with a reason.
         Awarding the last letter ends the match, as losing a deal would."""
         if state.phase == OVER:
@@ -740,7 +771,7 @@ class SmokingCatRules(Rules):
     def letter_strings(self, st: State) -> list[str]:
         return [st.word[:n] for n in st.letters]
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> JSON:
         st = state
         last = st.last
         trick_leader = st.leader
@@ -765,7 +796,7 @@ class SmokingCatRules(Rules):
             "previous": copy_summary(st.previous),
         }
         if st.phase == OVER:
-            view.update(self.outcome(st).places())  # the places as S16 decides them
+            view.update(self.result(st).places())  # the places as S16 decides them
         if seat is not None and seat in range(N_SEATS):
             view["seat"] = seat
             view["hand"] = mask_codes(st.hands[seat])
@@ -801,7 +832,7 @@ class SmokingCatRules(Rules):
 
     # -- persistence ----------------------------------------------------------------------
 
-    def dump(self, state: State) -> dict:
+    def dump(self, state: State) -> JSON:
         st = state
         return {
             "seed": st.seed,
@@ -824,7 +855,7 @@ class SmokingCatRules(Rules):
             "previous": copy_summary(st.previous),
         }
 
-    def load(self, data: dict) -> State:
+    def load(self, data: JSON) -> State:
         st = State()
         for key in State.__slots__:
             value = data[key]
@@ -837,14 +868,14 @@ class SmokingCatRules(Rules):
     def clone(self, state: State) -> State:
         return state.copy()
 
-    def sampler(self, view: dict, history):
+    def sampler(self, view: JSON, history: Sequence[JSON]) -> Callable[[random.Random], State]:
         return sample_states(view, history)
 
 
 # --- options and parsing -------------------------------------------------------------------
 
 
-def parse_options(options: dict) -> tuple[str, int | None, list[str]]:
+def parse_options(options: JSON) -> tuple[str, int | None, list[str]]:
     """Validate the options: ``word`` (S15), ``dealer`` (S4), ``decks`` (stacked deals)."""
     if not isinstance(options, dict):
         raise ValueError("options must be a dict")
@@ -880,7 +911,7 @@ def parse_options(options: dict) -> tuple[str, int | None, list[str]]:
     return word, dealer, packed
 
 
-def copy_summary(summary: dict | None) -> dict | None:
+def copy_summary(summary: JSON | None) -> JSON | None:
     """A copy of a deal summary that shares no list with the state."""
     if summary is None:
         return None
@@ -919,7 +950,7 @@ ALL = (1 << 32) - 1
 RETRIES = 50
 
 
-def mask_of(codes) -> int:
+def mask_of(codes: Iterable[str] | None) -> int:
     mask = 0
     for code in codes or ():
         mask |= 1 << CARD[code]
@@ -935,7 +966,7 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-def this_deal(history: Sequence[dict]) -> list[dict]:
+def this_deal(history: Sequence[JSON]) -> list[JSON]:
     """The events of the deal in progress (a ``deal`` event starts each later deal)."""
     start = 0
     for i, ev in enumerate(history):
@@ -944,7 +975,7 @@ def this_deal(history: Sequence[dict]) -> list[dict]:
     return list(history[start:])
 
 
-def read_deal(events: list[dict]) -> tuple[int, list[int], list[int]]:
+def read_deal(events: list[JSON]) -> tuple[int, list[int], list[int]]:
     """Cards played this deal, each seat's void suits (a suit mask), taken cards."""
     played = 0
     voids = [0] * N_SEATS
@@ -1001,7 +1032,7 @@ def deal_cards(
     raise ValueError("the view's hand sizes do not add up to the unseen cards")
 
 
-def sample_states(view: dict, history: Sequence[dict]) -> Callable[[random.Random], State]:
+def sample_states(view: JSON, history: Sequence[JSON]) -> Callable[[random.Random], State]:
     me = view["seat"]
     phase = PHASES.index(view["phase"])
     if phase not in (PASS, PLAY):
@@ -1080,7 +1111,7 @@ def sample_states(view: dict, history: Sequence[dict]) -> Callable[[random.Rando
     return sample
 
 
-def mask_of_ints(cards) -> int:
+def mask_of_ints(cards: Iterable[int]) -> int:
     mask = 0
     for card in cards:
         mask |= 1 << card

@@ -118,7 +118,7 @@ class League(models.Model):
     def shown_options(self) -> list[tuple[str, object]]:
         """The options the league gives the games it counts (``GameKind.league_options``;
         S15: the word of a match), as its page shows them: (label, value)."""
-        shown = {}
+        shown: dict[str, tuple[str, object]] = {}
         for kind in catalog.all_games():
             if self.counts(kind.slug):
                 for option in kind.league_options:

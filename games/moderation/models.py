@@ -2,6 +2,8 @@
 that who may ban, abort or make a game's moderator moves is granted per staff account or
 group."""
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -23,7 +25,7 @@ class ModerationKind(models.TextChoices):
 # and labels, ``games.capabilities.ModeratorMove``). A game that brings a new move brings
 # a migration with it: the choices, the check below and the permissions list them.
 KINDS = [*ModerationKind.choices, *((m.value, m.label) for m in catalog.moderator_moves())]
-GAME_PERMISSIONS = list(
+GAME_PERMISSIONS: list[tuple[str, Any]] = list(
     {m.permission: (m.permission, m.permission_label) for m in catalog.moderator_moves()}.values()
 )
 

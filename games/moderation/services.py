@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -35,7 +36,7 @@ from games.ratings import service as ratings
 
 log = logging.getLogger(__name__)
 
-PERMISSIONS = {
+PERMISSIONS: dict[str, str] = {
     ModerationKind.BAN: "games.ban_player",
     ModerationKind.UNBAN: "games.ban_player",
     ModerationKind.ABORT: "games.abort_game",
@@ -172,7 +173,7 @@ def unban(player: Player, *, by, reason: str) -> ModerationAction:
         player = Player.objects.select_for_update().get(pk=player.pk)
         if not player.is_banned:
             raise NotBanned(player=player.display_name)
-        previous = {"reason": player.ban_reason, "until": player.banned_until}
+        previous: dict[str, Any] = {"reason": player.ban_reason, "until": player.banned_until}
         player.is_banned, player.ban_reason, player.banned_until = False, "", None
         player.save(update_fields=["is_banned", "ban_reason", "banned_until"])
         until = previous["until"]

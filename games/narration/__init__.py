@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 
 def gettext_noop(message: str) -> str:
@@ -75,6 +76,15 @@ class Line:
 
 def line(message: str, **pieces: Piece) -> Line:
     return Line(message, pieces)
+
+
+@runtime_checkable
+class Narration(Protocol):
+    """A game's narration module (its catalog entry's ``narration``)."""
+
+    def narrate(self, event: Mapping[str, Any]) -> Line | None:
+        """The event's ``Line``, or None when the game does not tell it."""
+        ...
 
 
 Format = Callable[[str], str]

@@ -62,7 +62,7 @@ class OpenSpielStrategy:
             self.last_simulations = 0
             return legal[0]
         # Smoking Cat's views leave out the table size: it is always four.
-        n = view.get("n_players", self.deal.rules.min_players)
+        n = int(view.get("n_players", self.deal.rules.min_players))
         root = EngineState.from_view(self.game(n), view, history, rng)
         action = self.deal.action_str(self.search(root, rng))
         # A bot's pick is an OpenSpiel id of a legal action; the check guards the mapping.
@@ -103,7 +103,8 @@ class TimedIsmctsBot(ismcts.ISMCTSBot):
         # The first simulation only expands the root: a choice needs a second.
         while self.simulations < 2 or self.clock() < deadline:
             sampled = self.sample_root_state(state)
-            assert self.get_state_key(sampled) == key  # a sample from the same infostate
+            if self.get_state_key(sampled) != key:  # a sample from the same infostate
+                raise RuntimeError("the root sampler left the information state")
             self.run_simulation(sampled)
             self.simulations += 1
         node = self.filter_illegals(self._root_node, state.legal_actions())

@@ -24,7 +24,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.engines import bon_appetit, cats_and_dogs, felix, smoking_cat
-from games.engines.cats_and_dogs_data import ANIMALS, action_deck, food_deck
+from games.engines.base import Rules
+from games.engines.cats_and_dogs_data import ANIMALS, HAND_SIZE, action_deck, food_deck
 
 Outcomes = list[tuple[int, float]]
 
@@ -52,7 +53,7 @@ def kinds(cards: Sequence[str]) -> tuple[list[str], list[int]]:
 class Deal:
     """One game's chance model and action space (see the module docstring)."""
 
-    rules = None
+    rules: Rules  # each game's deal names its engine's
     max_chance_outcomes = 0
     # Engines without an integer action space list their actions here (ids are indices).
     actions: tuple[str, ...] = ()
@@ -239,7 +240,7 @@ class CatsAndDogsDeal(Deal):
     HANDS = kinds(action_deck())
 
     def _parts(self, n: int) -> tuple[int, int, int]:
-        return 2 * n, len(food_deck()), n * cats_and_dogs.HAND_SIZE
+        return 2 * n, len(food_deck()), n * HAND_SIZE
 
     def outcomes(self, n, drawn, setup):
         layout, food, hands = self._parts(n)
@@ -258,7 +259,7 @@ class CatsAndDogsDeal(Deal):
         (drawn,) = deals
         layout, food, hands = self._parts(n)
         cards = [self.HANDS[0][k] for k in drawn[layout + food : layout + food + hands]]
-        size = cats_and_dogs.HAND_SIZE
+        size = HAND_SIZE
         return {
             "layout": list(drawn[:layout]),
             "food": [self.FOOD[0][k] for k in drawn[layout : layout + food]],

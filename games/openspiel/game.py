@@ -67,7 +67,7 @@ def default_players(deal: Deal) -> int:
     return min(max(4, deal.rules.min_players), deal.rules.max_players)
 
 
-def game_class(deal: Deal, slug: str) -> type:
+def game_class(deal: Deal, slug: str) -> type[pyspiel.Game]:
     """A ``pyspiel.Game`` subclass for one game (``register_game`` takes a class)."""
     kind = game_type(deal, slug)
 
@@ -184,7 +184,7 @@ class EngineState(pyspiel.State):
         return self.deal.legal_ids(self.engine, player)
 
     def chance_outcomes(self):
-        return self.deal.outcomes(self.n, self.drawn, self.engine is None)
+        return self.deal.outcomes(self.n, self.drawn or [], self.engine is None)
 
     def _apply_action(self, action):
         if self.drawn is not None:
@@ -213,10 +213,13 @@ class EngineState(pyspiel.State):
     # -- chance and play ----------------------------------------------------------------
 
     def _draw(self, outcome: int) -> None:
-        self.drawn.append(outcome)
-        if self.deal.outcomes(self.n, self.drawn, self.engine is None):
+        drawn = self.drawn
+        if drawn is None:
+            raise ValueError("no deal is being drawn")
+        drawn.append(outcome)
+        if self.deal.outcomes(self.n, drawn, self.engine is None):
             return
-        drawn, self.drawn = self.drawn, None
+        self.drawn = None
         self.deals.append(drawn)
         if self.engine is None:
             self.engine = self.rules.setup(self.n, 0, self.deal.options(self.n, self.deals))

@@ -69,5 +69,5 @@ def with_level(name: str, seat: Seat) -> str:
 def handover_strategy(game: Game) -> str:
     """The strategy of a seat handed to a computer mid-game (its player timed out too often,
     was banned or handed over by a moderator): its league's level, normal outside leagues."""
-    level = game.league.computer_level if game.league_id else NORMAL
+    level = game.league.computer_level if game.league is not None else NORMAL
     return strategy_for(game.kind, level)

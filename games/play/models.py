@@ -276,7 +276,7 @@ class Seat(models.Model):
 
     @property
     def label(self) -> str:
-        if self.player_id is None:
+        if self.player is None:  # no query: a null key reads as None
             return f"🤖 {self.strategy}"
         return self.player.display_name
 

@@ -35,6 +35,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -145,14 +146,16 @@ def process(
     the computers' own queue, so that no person's move waits behind a search."""
     budget = Budget()
     plan = dict(plan or {})
-    report = None
+    report: StepReport | None = None
     for _attempt in range(MAX_DECISIONS_PER_CALL + 1):
         try:
             step = _locked_step(game_id, timeout_version, plan, budget)
         except NeedsDecision:
             step = None
         else:
-            if step is None or step.search_at is None:
+            if step is None:  # the game is gone (deleted while a computer searched)
+                return report
+            if step.search_at is None:
                 return step if report is None else report.add(step)
             report = step if report is None else report.add(step)
             if budget.spent():
@@ -281,6 +284,8 @@ def _timestamp(text: str) -> datetime:
     """A timestamp as the JSON rows carry it: ISO text, without its zone on SQLite (which
     stores UTC)."""
     moment = parse_datetime(text)
+    if moment is None:
+        raise ValueError(f"not a timestamp: {text!r}")
     return moment if timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
 
 
@@ -318,7 +323,9 @@ def lock_game(game_id: int) -> Locked | None:
     """
     sql, compiled, at = _lock_statement(connection.vendor)
     params = [*compiled[:at], game_id, *compiled[at + 1 :]]
-    game = next(iter(Game.objects.raw(sql, params)), None)
+    # Any: the statement adds its own columns to the row (``unchanged``, ``seat_rows``,
+    # ``pending_rows``, ``acted_rows``), which the model's type does not have.
+    game: Any = next(iter(Game.objects.raw(sql, params)), None)
     if game is not None and connection.vendor == "postgresql" and not game.unchanged:
         game = next(iter(Game.objects.raw(sql, params)))
         if not game.unchanged:  # nobody can change a row we hold locked
@@ -376,6 +383,8 @@ class Step:
         self.abandoned = False  # the casual table's last person timed out for good
         self.kind = game.kind
         self.rules = self.kind.rules
+        if game.state is None:  # only a lobby has none, and no step runs on a lobby
+            raise ValueError(f"game {game.pk} has no state: it has not started")
         self.state = self.rules.load(game.state)
         self.seats = {s.number: s for s in seats}
         self.start_version = game.version
@@ -411,7 +420,7 @@ class Step:
                 continue
             self._applied(move, events)
             if move.seen_version is not None:
-                acted.add(seen)
+                acted.add((move.seat, move.seen_version))
             if seat.timeouts:
                 seat.timeouts = 0
                 self.changed_seats.add(seat.number)
@@ -456,7 +465,7 @@ class Step:
                 game_id=self.game.pk, status=MoveStatus.APPLIED, seq__lte=self.start_version
             )
             stored = stored.order_by("seq").values_list("events", flat=True)
-            self._events = [ev for events in stored for ev in events]
+            self._events = [ev for events in stored for ev in cast(list[dict], events)]
         return observations([*self._events, *self.report.events], number)
 
     def _record(self, number: int, action: str, source: str) -> None:

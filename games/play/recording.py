@@ -16,8 +16,10 @@ the last word on every move.
 from __future__ import annotations
 
 import functools
+from typing import cast
 
 from django.db import connection
+from django.db.models import Field
 from django.utils import timezone
 
 from games.play.models import Game, GameStatus, Move, MoveSource, MoveStatus, Seat
@@ -57,8 +59,9 @@ def _statement() -> str:
 
     columns = [column(move, f) for f in ("game", "seat", *GIVEN)]
     values = ["s.game_id", "s.number", *["%s"] * len(GIVEN)]
+    # Only the models' own table and column names are formatted in; values are parameters.
     return (
-        f"WITH new AS (INSERT INTO {move.db_table} ({', '.join(columns)})"
+        f"WITH new AS (INSERT INTO {move.db_table} ({', '.join(columns)})"  # noqa: S608
         f" SELECT {', '.join(values)}"
         f" FROM {seat.db_table} s JOIN {game.db_table} g ON g.id = s.game_id"
         f" WHERE s.game_id = %s AND s.player_id = %s AND NOT s.replaced_by_computer"
@@ -87,7 +90,7 @@ def record_if_legal(
         created_at=timezone.now(),
     )
     given = [
-        Move._meta.get_field(name).get_db_prep_save(getattr(move, name), connection)
+        cast(Field, Move._meta.get_field(name)).get_db_prep_save(getattr(move, name), connection)
         for name in GIVEN
     ]
     params = [*given, game_id, player_id, GameStatus.RUNNING, action]

@@ -21,6 +21,8 @@ def steps(game: Game, moves: list[Move] | None = None) -> Iterator[tuple[Move | 
     """The state before any move (with ``None``), then after each applied move in order.
     The same state object is advanced in place: clone it to keep a step."""
     rules = game.kind.rules
+    if game.seed is None:  # dealt when the game starts
+        raise ValueError(f"game {game.pk} has not started: there is nothing to replay")
     state = rules.setup(game.seats.count(), game.seed, game.options)
     yield None, state
     for move in applied_moves(game) if moves is None else moves:

@@ -67,6 +67,8 @@ def make(game_id: int, *, force: bool = False) -> Review | None:
     if game is None or not wanted(game):
         return None
     strategy = searcher(game)
+    if strategy is None or game.seed is None:  # ``wanted`` found one; a finished game has a seed
+        return None
     n = game.seats.count()
     spend = budget(game, strategy, n)
     stored = Review.objects.filter(game=game).first()

@@ -100,8 +100,8 @@ def set_language(player: Player, code: str) -> None:
 def set_reachable(player: Player, reachable: bool) -> bool:
     """Whether the bot may write to the player privately (Start pressed; not blocked since).
     Returns whether it changed."""
-    changed = Player.objects.filter(pk=player.pk).exclude(reachable=reachable)
-    changed = changed.update(reachable=reachable)
+    to_change = Player.objects.filter(pk=player.pk).exclude(reachable=reachable)
+    changed = to_change.update(reachable=reachable)
     player.reachable = reachable
     return bool(changed)
 
@@ -364,7 +364,7 @@ def _deal(game: Game, n_seats: int, seed: int) -> None:
     game.state = rules.dump(rules.setup(n_seats, game.seed, options))
     game.turn_seconds = (
         game.turn_seconds
-        or (game.league.turn_seconds if game.league_id else None)
+        or (game.league.turn_seconds if game.league is not None else None)
         or settings.TURN_SECONDS.get(game.game_type)
         or game.kind.turn_seconds
     )
@@ -492,8 +492,13 @@ def abort(
         if not game.is_open:
             raise errors.GameOver()
         _check_may_manage(game, by, is_chat_admin)
-        running = by is not SYSTEM and game.status == GameStatus.RUNNING
-        if running and not game.seats.filter(player=by).update(forfeited=True):
+        # The system aborts without a forfeit; a player (the only other actor let through)
+        # who stops a running game forfeits it.
+        if (
+            isinstance(by, Player)
+            and game.status == GameStatus.RUNNING
+            and not game.seats.filter(player=by).update(forfeited=True)
+        ):
             raise errors.NotAllowed()
         finish.abort(game, reason, note)
     return game
@@ -528,8 +533,11 @@ def set_auto_play(chat_id: int, on: bool) -> None:
     """A chat switched automatic moves on or off: its open game follows (in the games
     whose catalog entry allows them); a forced move waiting now is played shortly."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(chat_id=chat_id, status__in=OPEN_STATUSES)
-        game = game.first()
+        game = (
+            Game.objects.select_for_update()
+            .filter(chat_id=chat_id, status__in=OPEN_STATUSES)
+            .first()
+        )
         if game is None or not game.kind.auto_play or game.auto_play == on:
             return
         game.auto_play = on

@@ -13,6 +13,9 @@ nothing here spells a column by hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.sql import InsertQuery, UpdateQuery
@@ -25,13 +28,13 @@ class Writes:
 
     def update(self, queryset: QuerySet, **values) -> None:
         """``queryset.update(**values)``, later."""
-        query = queryset.query.chain(UpdateQuery)
+        query = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
         query.add_update_values(values)
         sql, params = query.get_compiler(self.using).as_sql()
         if sql:
             self._statements.append((sql, tuple(params)))
 
-    def insert(self, objs: list[Model]) -> None:
+    def insert(self, objs: Sequence[Model]) -> None:
         """``bulk_create(objs)`` of objects with an automatic primary key, later (their
         primary keys stay unset)."""
         if not objs:
@@ -39,7 +42,7 @@ class Writes:
         opts = objs[0]._meta
         fields = [f for f in opts.concrete_fields if f is not opts.pk and not f.generated]
         query = InsertQuery(type(objs[0]))
-        query.insert_values(fields, objs)
+        query.insert_values(fields, list(objs))
         for sql, params in query.get_compiler(self.using).as_sql():
             self._statements.append((sql, tuple(params)))
 

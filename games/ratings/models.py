@@ -73,7 +73,7 @@ class Rating(models.Model):
         indexes = [models.Index(fields=["league", "game_type", "-ordinal"], name="rating_table")]
 
     def __str__(self) -> str:
-        scope = self.league or _("overall")
+        scope: object = self.league or _("overall")
         if self.season_id:
             scope = f"{scope} · {self.season}"
         return f"{self.player} · {self.get_game_type_display()} · {scope}: {self.shown}"

@@ -69,15 +69,18 @@ def placings(game: Game, seats: list[Seat]) -> tuple[Placing, ...]:
     last = (max(result.ranks) if result else 1) + 1
     out = []
     for seat in sorted(seats, key=lambda s: s.number):
+        player = seat.player_id
+        if player is None:  # a computer's seat from the start: nobody to rate
+            continue
         if seat.forfeits:
-            out.append(Placing(seat.player_id, last, None))
+            out.append(Placing(player, last, None))
             continue
         if seat.is_computer:
             continue
         score = result.score(seat.number) if result else None
         out.append(
             Placing(
-                seat.player_id,
+                player,
                 result.ranks[seat.number] if result else 1,
                 float(score) if isinstance(score, (int, float)) else None,
             )
@@ -223,12 +226,12 @@ def redecide(game: Game) -> None:
         )
         rebuild(game.game_type, None)
         # The league it counts for now, and the one it counted for before (if moved).
-        leagues = {league, before.league if before else None} - {None}
-        for scope in sorted(leagues, key=lambda x: x.pk):
-            rebuild(game.game_type, scope)
-        seasons = {season, before.season if before else None} - {None}
-        for scope in sorted(seasons, key=lambda x: x.pk):
-            rebuild(game.game_type, scope.league, scope)
+        leagues = {x for x in (league, before.league if before else None) if x is not None}
+        for in_league in sorted(leagues, key=lambda x: x.pk):
+            rebuild(game.game_type, in_league)
+        seasons = {x for x in (season, before.season if before else None) if x is not None}
+        for in_season in sorted(seasons, key=lambda x: x.pk):
+            rebuild(game.game_type, in_season.league, in_season)
 
 
 def rebuild(game_type: str, league: League | None, season: Season | None = None) -> int:

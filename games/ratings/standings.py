@@ -177,7 +177,7 @@ def seat_lines(game: Game) -> list[SeatLine]:
         lines.append(
             SeatLine(
                 number=n,
-                name=seat.player.display_name if seat.player_id else computer_name(seat),
+                name=seat.player.display_name if seat.player is not None else computer_name(seat),
                 player_id=seat.player_id,
                 is_computer=seat.is_computer,
                 rank=result.ranks[n] if result and n < result.n_seats else None,

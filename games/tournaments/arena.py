@@ -104,7 +104,7 @@ class Arena:
         """The tables to start now (possibly none); their players leave the pool."""
         if self.rules.closes_at is not None and now >= self.rules.closes_at:
             return []
-        tables = []
+        tables: list[list[Player]] = []
         while True:
             queue = self.waiting()
             if len(queue) >= self.size:
@@ -190,7 +190,8 @@ class Arena:
         head, rest = window[0], window[1:]
         must = [p for p in rest if self._pool[p].skipped]
         optional = [p for p in rest if not self._pool[p].skipped]
-        best, best_cost = None, None
+        best: list[Player] | None = None
+        best_cost: int | None = None
         for extra in combinations(optional, size - 1 - len(must)):
             table = [head, *must, *extra]
             cost = sum(
@@ -203,4 +204,6 @@ class Arena:
                 best, best_cost = table, cost
                 if cost == 0:
                     break
+        if best is None:  # the caller seats a table only once the queue holds one
+            raise ValueError(f"fewer than {size} players to choose a table from")
         return sorted(best, key=queue.index)

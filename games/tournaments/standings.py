@@ -97,8 +97,8 @@ def standings(
             rank=i + 1,
             player=player,
             points=points[player],
-            buchholz=values["buchholz"],
-            wins=values["wins"],
+            buchholz=buchholz[player],
+            wins=wins[player],
             coin=values["coin"],
             tiebreaks=announced,
         )

@@ -187,7 +187,7 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _search(
+def _search(  # noqa: C901 - a backtracking search with its pruning, kept in one piece
     conflicts: Sequence[frozenset], sizes: Sequence[int], budget: int, most: int
 ) -> tuple[list[list[int]] | None, bool]:
     """Tables with the fewest repeats below ``most`` (None when there are none), and

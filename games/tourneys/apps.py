@@ -8,7 +8,8 @@ class TourneysConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        # A round moves on as soon as its last game ends, not at the next beat.
+        # A round moves on as soon as its last game ends, not at the next beat. Imported
+        # here, once the apps are loaded: the receivers' modules use the models.
         from games.play.signals import game_ended
         from games.tourneys.receivers import on_game_ended
 

@@ -122,7 +122,7 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         super().clean()
-        errors = {}
+        errors: dict[str, object] = {}
         if self.game_type in catalog.slugs():
             rules = self.kind.rules
             if not rules.min_players <= self.table_size <= rules.max_players:

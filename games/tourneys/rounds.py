@@ -129,8 +129,11 @@ def record_ended_tables(tournament: Tournament, now) -> list[RoundTable]:
         ).select_related("game")
     )
     for table in tables:
-        seats = list(table.game.seats.all())
-        placed = places(table.game, seats)
+        game = table.game
+        if game is None:  # a bye, left out above
+            continue
+        seats = list(game.seats.all())
+        placed = places(game, seats)
         if placed is not None:
             table.ranks = [placed[p][0] for p in table.players]
             table.scores = [placed[p][1] for p in table.players]

@@ -5,6 +5,7 @@ its own standings"). Swiss and knockout: points per place with the announced tie
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from games.tournaments.standings import coin
 from games.tourneys import rounds
@@ -37,6 +38,7 @@ def standings(tournament: Tournament) -> list[Row]:
     rules = rounds.swiss_rules(tournament)
     rows = rules.standings(rounds.round_results(tournament), players)
     return [
-        Row(s.rank, s.player, s.points, tuple(t for t in s.tiebreaks if t[0] != "coin"))
+        # The pairing's players are hashables; a tournament's are player ids.
+        Row(s.rank, cast(int, s.player), s.points, tuple(t for t in s.tiebreaks if t[0] != "coin"))
         for s in rows
     ]

@@ -159,7 +159,7 @@ def test_search_without_the_history_it_needs_plays_the_heuristic(name):
     found = strategies(module)
     state, _, seat = position(rules, n, 6, 30)
     view, legal = rules.view(state, seat), rules.legal_actions(state, seat)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the history does not account for"):
         rules.sampler(view, ())
     pick = found["hard"].choose(view, legal, random.Random(0), ())
     assert pick == found["normal"].choose(view, legal, random.Random(0))

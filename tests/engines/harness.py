@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from games.engines import MAX_ACTION_BYTES, IllegalAction, Result, Rules, Termination
 
 MAX_STATE_BYTES = 4096
@@ -101,12 +103,9 @@ def check_step(
 
 
 def expect_illegal(rules: Rules, state: Any, seat: int, action: str, before: str) -> None:
-    try:
+    with pytest.raises(IllegalAction) as refused:
         rules.apply(state, seat, action)
-    except IllegalAction as exc:
-        assert str(exc), "IllegalAction needs a reason a player can read"
-    else:
-        raise AssertionError(f"seat {seat} could play {action!r}")
+    assert str(refused.value), "IllegalAction needs a reason a player can read"
     assert snapshot(rules, state) == before, f"illegal {action!r} changed the state"
 
 

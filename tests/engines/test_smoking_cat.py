@@ -217,7 +217,7 @@ def test_S1_thirty_two_cards_four_suits_eight_ranks():
 def test_S1_four_players_only():
     assert RULES.min_players == RULES.max_players == 4
     for n in (3, 5):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="played by 4 to 4 players"):
             RULES.setup(n, 1)
 
 
@@ -561,9 +561,9 @@ def test_S15_options_validation():
         {"decks": "nope"},
         {"colour": "red"},
     ):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError):  # noqa: PT011 - each bad option has its own message
             RULES.setup(4, 1, options)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="options must be a dict"):
         RULES.setup(4, 1, "GATTO")
 
 

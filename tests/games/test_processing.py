@@ -346,3 +346,14 @@ def test_a_searching_computer_is_handed_its_seats_observation_history(
         assert all(ev["to"] is None or seat in ev["to"] for ev in history)
     later = [h for _s, h in seen[4:]]
     assert any(later), "the history grows as the game goes on"
+
+
+def test_a_game_gone_after_a_searching_decision_returns_what_the_call_did(monkeypatch):
+    """The row is deleted while a computer searches outside the lock: the next step finds
+    no game, and the call reports the step it made instead of failing."""
+    steps = iter([processing.StepReport(7, version=3, applied=1, search_at=3), None])
+    monkeypatch.setattr(processing, "_locked_step", lambda *args: next(steps))
+    monkeypatch.setattr(processing, "decide", lambda *args: {})
+    report = processing.process(7)
+    assert report is not None
+    assert (report.game_id, report.version, report.applied) == (7, 3, 1)

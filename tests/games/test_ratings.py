@@ -69,7 +69,7 @@ def test_update_is_openskill_plackett_luce_with_ties(ranks):
 
 
 def test_update_needs_two_players():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="two or more players"):
         update([Skill()], [1])
 
 

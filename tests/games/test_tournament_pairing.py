@@ -304,7 +304,7 @@ def test_the_announced_order_of_tie_breaks_decides():
     }
     assert wins_first["X"].rank < wins_first["Y"].rank
     assert [name for name, _ in wins_first["X"].tiebreaks] == ["wins", "buchholz", "coin"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown tie-breaks"):
         SwissRules(tiebreaks=("sonneborn",)).standings([r1])
 
 
@@ -477,7 +477,7 @@ def test_knockout_seeds_spread_the_favourites_and_the_top_go_on():
     assert second.tables == ((9, 12, 13, 16), (10, 11, 14, 15))
     final = ko.advance(second, [TableResult(t, (1, 2, 3, 4)) for t in second.tables])
     assert final.final and final.tables == ((9, 10, 11, 12),)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the final has no next round"):
         ko.advance(final, [TableResult(final.tables[0], (1, 2, 3, 4))])
 
 

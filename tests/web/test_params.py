@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games import catalog
 from games.play.models import Game, GameStatus, Move, Seat
 from tests.web.test_play import init_data, new_table
 
@@ -228,3 +229,24 @@ def test_numbers_in_range_pass_and_absent_ones_take_the_default():
         params.integer("101", "n", maximum=100)
     with pytest.raises(params.BadParameter):
         params.integer("0", "n", minimum=1, maximum=100)
+
+
+@pytest.mark.parametrize(("field", "value"), [("computers", "x"), ("game", "chess")])
+def test_a_refused_new_table_form_comes_back_with_every_game_and_what_was_typed(
+    client, field, value
+):
+    data = {"game": "smoking_cat", "name": "Ann", "computers": "2", "level": ["easy", "hard"]}
+    data[field] = value
+    response = client.post(reverse("web:play-create"), data, HTTP_ACCEPT="text/html")
+    assert response.status_code == 400
+    page = response.content.decode()
+    for slug in catalog.slugs():
+        assert f'name="game" value="{slug}"' in page
+    assert 'value="Ann"' in page
+    # What was chosen is chosen again, and a choice the form does not offer is its default.
+    game = "smoking_cat" if field != "game" else catalog.slugs()[0]
+    assert f'name="game" value="{game}" checked' in page
+    count = "2" if field != "computers" else "3"
+    assert f'<option value="{count}" selected>' in page
+    assert page.count('value="hard" selected') == 1
+    assert page.count('value="easy" selected') == 1

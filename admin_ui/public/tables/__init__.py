@@ -1,27 +1,18 @@
 """The web table: what one viewer (a seat, or a spectator) sees of a game, drawn with the
 card art, and the choices that seat has now.
 
-Every game has a web module (its catalog entry's ``renderers["web"]``) with:
-
-``TEMPLATE``                          the board's template (gets ``t``, a ``TableContext``)
-``ONE_TAP``                           verbs whose options are offered directly, one tap each
-                                      (``play`` of ``play:<card>``); optional
-``card_label(code) -> str``           a card's name in the active language (alt text)
-``option(parts, view, names)``       how the last part of a partial action is offered: a
-                                      label, and a card code to draw (or None)
-``pieces(view) -> dict``              how the game's narration pieces read here: card
-                                      family or amount unit -> words (``games.narration``)
-``score_text(result, seat, view)``    a seat's score on the final screen
-``legend_texts() -> list[str]``       what the deck's symbols mean, translated, in the
-                                      order of ``games.art.legend``
+Every game has a web module (its catalog entry's ``renderers["web"]``) keeping
+``WebTable``, and optionally ``ONE_TAP``: verbs whose options are offered directly, one tap
+each (``play`` of ``play:<card>``).
 
 Views are the only thing read here: a seat's page holds its own view and nothing else.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
+from typing import Any, Protocol, cast, runtime_checkable
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -37,8 +28,39 @@ RECENT_MOVES = 8
 EVENT_LINES = 6
 
 
-def web_module(slug: str) -> ModuleType:
-    return catalog.get(slug).renderer(catalog.WEB)
+@runtime_checkable
+class WebTable(Protocol):
+    """A game's web module: what the web table asks of a game."""
+
+    TEMPLATE: str  # the board's template (gets ``t``, a ``TableContext``)
+
+    def card_label(self, code: str) -> str:
+        """A card's name in the active language (alt text)."""
+        ...
+
+    def option(
+        self, parts: tuple[str, ...], view: dict, names: list[str]
+    ) -> tuple[str, str | None]:
+        """How the last part of a partial action is offered: a label, and a card code to
+        draw (or None)."""
+        ...
+
+    def pieces(self, view: dict | None) -> dict[str, Callable[..., Any]]:
+        """How the game's narration pieces read here: card family or amount unit ->
+        words (``games.narration``)."""
+        ...
+
+    def score_text(self, result: Any, seat: int, view: dict | None) -> str:
+        """A seat's score on the final screen."""
+        ...
+
+    def legend_texts(self) -> list[str]:
+        """What the deck's symbols mean, translated, in the order of ``games.art.legend``."""
+        ...
+
+
+def web_module(slug: str) -> WebTable:
+    return cast(WebTable, catalog.get(slug).renderer(catalog.WEB))
 
 
 def event_text(slug: str, ev: dict, names: list[str], view: dict | None) -> str | None:
@@ -72,7 +94,7 @@ class Choice:
 
 
 def choice_tree(
-    module: ModuleType, legal: list[str], view: dict | None, names: list[str]
+    module: WebTable, legal: list[str], view: dict | None, names: list[str]
 ) -> list[Choice]:
     """The legal actions as a tree of single choices, split at ":": ``bowl:7:b2:0`` is
     "Pass the bowl", then animal 7, then food b2, then animal 0. The verbs a game names in
@@ -129,7 +151,7 @@ class TableContext:
     events: list[str]
     seconds_left: int | None
     template: str
-    module: ModuleType
+    module: WebTable
     token: str
     not_rated: str = ""  # why a finished game was not rated
 
