@@ -102,8 +102,17 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # The apps' templates, then each game's own (its package is no app).
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "django.template.loaders.app_directories.Loader",
+                        "admin_ui.game_files.TemplateLoader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -374,6 +383,12 @@ TIME_ZONE = "UTC"
 
 # --- Static files ---------------------------------------------------------------------
 STATIC_URL = "/static/"
+# Each game's table style lives in its package (admin_ui/game_files.py).
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "admin_ui.game_files.StaticFinder",
+]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

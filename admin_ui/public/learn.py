@@ -16,7 +16,6 @@ from django.utils.translation import get_language
 from games import art, catalog
 from games import rules as documents
 from games.catalog import GameKind
-from games.rules import pictures
 
 from .tables import web_module
 
@@ -44,7 +43,7 @@ def document(kind: GameKind) -> documents.Document | None:
 
 def index_entry(kind: GameKind) -> dict:
     doc = document(kind)
-    cover = pictures.COVER.get(kind.slug)
+    cover = kind.cover
     return {
         "kind": kind,
         "cover": card(kind, cover) if cover else None,
@@ -55,7 +54,7 @@ def index_entry(kind: GameKind) -> dict:
 def sections(kind: GameKind, doc: documents.Document) -> list[tuple[str, list[Line]]]:
     """The document's sections, each clause with its interpretation and its cards."""
     readings = {clause: str(text) for clause, text in kind.interpretations}
-    drawn = pictures.CLAUSES.get(kind.slug, {})
+    drawn = kind.pictures
 
     def line(clause: documents.Clause) -> Line:
         cards = (card(kind, code) for code in drawn.get(clause.id, ()))

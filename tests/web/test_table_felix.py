@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from admin_ui.public.tables import event_text
-from admin_ui.public.tables import felix as web_felix
+from games.kinds.felix import web as web_felix
 from games.play.models import Game, GameStatus
 from games.play.table import Table
 from tests.web.browser import fits_the_phone, shot

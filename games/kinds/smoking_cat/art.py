@@ -1,6 +1,6 @@
 """Smoking Cat: the 32-card German-suited deck (S1).
 
-Codes: the engine's (``games.engines.smoking_cat``): suit letter + rank letter, suits
+Codes: the engine's (``games.kinds.smoking_cat.engine``): suit letter + rank letter, suits
 L Leaves, H Hearts, B Bells, A Acorns; ranks 7 8 9 X(10) U O K A; e.g. "LO" is the Ober of
 Leaves. Pip cards show their pips, the Unter, Ober and King are cats in the suit's coat
 (the Unter holds the suit low, the Ober high, the King wears the crown), the Ace is the
@@ -10,10 +10,9 @@ Ober of Leaves, worth 10, is the smoking cat himself.
 
 from __future__ import annotations
 
-from games.engines.smoking_cat import RANKS, SUIT_NAMES, SUITS
-
-from . import motifs as m
-from .svg import SERIF, badge, frame, indices, num, place, text
+from games.art import motifs as m
+from games.art.svg import SERIF, badge, frame, indices, num, place, text
+from games.kinds.smoking_cat.engine import RANKS, SUIT_NAMES, SUITS
 
 PAPER = "#fffaf0"
 EDGE = "#5a2e1a"
@@ -108,6 +107,9 @@ def _medallion(motif: str, x: float, y: float) -> str:
     """The suit on a paper disc, so it reads against a coat of its own colour."""
     disc = f'<circle cx="{num(x)}" cy="{num(y)}" r="12" fill="{PAPER}" stroke-width="2"/>'
     return disc + place(motif, x, y, 17)
+
+
+BACK_VARIANTS = ("",)  # what ``back()`` draws
 
 
 def back(variant: str = "") -> str:

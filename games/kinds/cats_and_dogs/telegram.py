@@ -1,4 +1,4 @@
-"""Come Cani e Gatti as text and buttons (view keys: games/engines/cats_and_dogs.py).
+"""Come Cani e Gatti as text and buttons (view keys: games/kinds/cats_and_dogs/engine.py).
 
 Action cards stay in their owner's private message until played; an action's targets are
 chosen step by step (``bot.render.menus``), one token of the action string per step.

@@ -15,7 +15,17 @@ from math import factorial
 from games.computers.levels import levels
 from games.computers.search import SearchStrategy
 from games.engines.base import ranks_from, utilities
-from games.engines.felix import BID_ID, CATS, ORDER, PASS_ID, ROUNDS, RULES, SET, cat_points, chase
+from games.kinds.felix.engine import (
+    BID_ID,
+    CATS,
+    ORDER,
+    PASS_ID,
+    ROUNDS,
+    RULES,
+    SET,
+    cat_points,
+    chase,
+)
 
 # What a card is worth to the buyer of its row, for choosing what to place: the small dog
 # usually removes a negative cat, the big dog usually the best cat.

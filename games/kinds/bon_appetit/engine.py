@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .base import IllegalAction, Result, Rules, Termination, event, ranks_from, rng_for
+from games.engines.base import IllegalAction, Result, Rules, Termination, event, ranks_from, rng_for
 
 # --- The table: every interpretation of the components lives here ----------------------
 # One character per card in the state; the long names are the public ones.

@@ -1,7 +1,7 @@
 """Felix: The Cat in the Sack: cats worth -8 to 15, the rabbit, the two dogs, the mouse
 cards and the cat-in-the-sack card.
 
-Codes: the engine's card codes (``games.engines.felix.SET``: "-8" ... "15", "R" rabbit,
+Codes: the engine's card codes (``games.kinds.felix.engine.SET``: "-8" ... "15", "R" rabbit,
 "D" big dog, "d" small dog), plus the table's cards that are not in a hand: "mouse:<n>"
 for the mouse card printed n (the view's ``mouse_cards``) and "sack" for the cat in the
 sack. Good cats sit on honey, bad cats on rose, so a row reads at a glance.
@@ -9,10 +9,9 @@ sack. Good cats sit on honey, bad cats on rose, so a row reads at a glance.
 
 from __future__ import annotations
 
-from games.engines.felix import CATS, SET
-
-from . import motifs as m
-from .svg import badge, corner_symbols, frame, indices, place
+from games.art import motifs as m
+from games.art.svg import badge, corner_symbols, frame, indices, place
+from games.kinds.felix.engine import CATS, SET
 
 PAPER = "#fff6e6"
 EDGE = "#7a4a22"
@@ -144,6 +143,9 @@ def _mouse_card(number: int) -> str:
         x = 50 + (col - (in_row - 1) / 2) * 22
         out += place(m.mouse(), x, 94 + row * 18 + (0 if number > 3 else 8), 20)
     return out
+
+
+BACK_VARIANTS = ("",)  # what ``back()`` draws
 
 
 def back(variant: str = "") -> str:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from games.computers.levels import Weakened, levels
 from games.computers.search import SearchStrategy
 from games.engines.base import ranks_from, utilities
-from games.engines.smoking_cat import (
+from games.kinds.smoking_cat.engine import (
     CARD,
     DEAL_TOTAL,
     N_CARDS,

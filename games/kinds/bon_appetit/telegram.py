@@ -1,4 +1,4 @@
-"""Bon Appétit! as text and buttons (view keys: games/engines/bon_appetit.py).
+"""Bon Appétit! as text and buttons (view keys: games/kinds/bon_appetit/engine.py).
 
 Nothing is hidden from anyone but the order of the face-down piles, which no view holds;
 the Flip button lives on the table message and answers only the seat that must flip.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games.art import cats_and_dogs as deck
+from games.kinds.cats_and_dogs import art as deck
 
 TEMPLATE = "web/tables/cats_and_dogs.html"
 

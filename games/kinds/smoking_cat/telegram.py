@@ -1,4 +1,4 @@
-"""Smoking Cat as text and buttons (view keys: games/engines/smoking_cat.py)."""
+"""Smoking Cat as text and buttons (view keys: games/kinds/smoking_cat/engine.py)."""
 
 from __future__ import annotations
 

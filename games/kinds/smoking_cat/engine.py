@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate, combinations
 from math import comb, factorial
 
-from .base import IllegalAction, Result, Rules, Termination, event, ranks_from, rng_for
+from games.engines.base import IllegalAction, Result, Rules, Termination, event, ranks_from, rng_for
 
 try:  # the SHA-512 that random.Random.seed hashes a string seed with (no OpenSSL call)
     from _sha2 import sha512  # Python 3.12 and later

@@ -1,6 +1,6 @@
 """Bon Appétit!: cheese, cats and mice with 1 to 3 paw prints (B1, B2).
 
-Codes: the engine's public card names (``games.engines.bon_appetit.CARD_NAMES`` values, as
+Codes: the engine's public card names (``games.kinds.bon_appetit.engine.CARD_NAMES`` values, as
 in the view's ``common`` pile): "cheese", "cat", "mouse1", "mouse2", "mouse3". A mouse
 shows its paws, the number of cards the next player turns up to catch it (B9). Backs:
 blue for the full deck, "red" for the red-backed deck of 2 and 3 players (B3).
@@ -8,10 +8,9 @@ blue for the full deck, "red" for the red-backed deck of 2 and 3 players (B3).
 
 from __future__ import annotations
 
-from games.engines.bon_appetit import CARD_NAMES, PAWS
-
-from . import motifs as m
-from .svg import corner_symbols, frame, indices, place
+from games.art import motifs as m
+from games.art.svg import corner_symbols, frame, indices, place
+from games.kinds.bon_appetit.engine import CARD_NAMES, PAWS
 
 PAPER = "#fff8ea"
 EDGE = "#1f4e8c"
@@ -54,6 +53,9 @@ def face(code: str) -> str:
         x = 50 + (i - (paws - 1) / 2) * 19
         out += place(m.paw("#7a5a46"), x, 104, 17)
     return out
+
+
+BACK_VARIANTS = ("", "red")  # what ``back()`` draws
 
 
 def back(variant: str = "") -> str:

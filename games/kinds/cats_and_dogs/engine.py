@@ -63,8 +63,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .base import IllegalAction, Result, Rules, event, ranks_from, rng_for
-from .cats_and_dogs_data import (
+from games.engines.base import IllegalAction, Result, Rules, event, ranks_from, rng_for
+
+from .data import (
     ACTION_CARDS,
     ANIMALS,
     FAVOURITE,

@@ -23,7 +23,8 @@ from collections.abc import Sequence
 
 from games.computers.levels import levels
 from games.computers.search import SearchStrategy
-from games.engines.cats_and_dogs import (
+from games.kinds.cats_and_dogs.data import ANIMALS, FAVOURITE, SATED, food_deck
+from games.kinds.cats_and_dogs.engine import (
     ACTIONS,
     BOWL_ID,
     CLEAN_ID,
@@ -43,7 +44,6 @@ from games.engines.cats_and_dogs import (
     WANDER_ID,
     animal_total,
 )
-from games.engines.cats_and_dogs_data import ANIMALS, FAVOURITE, SATED, food_deck
 
 DECK = Counter(food_deck())
 ROOM_BONUS = 0.8  # a marker's worth per food card its animal may still take

@@ -13,10 +13,9 @@ names them). Backs: "" the box's back, "food" the draw pile, "action" the hidden
 
 from __future__ import annotations
 
-from games.engines.cats_and_dogs_data import ACTION_CARDS, ANIMALS, FAVOURITE, food_deck
-
-from . import motifs as m
-from .svg import badge, corner_symbols, frame, indices, place, text
+from games.art import motifs as m
+from games.art.svg import badge, corner_symbols, frame, indices, place, text
+from games.kinds.cats_and_dogs.data import ACTION_CARDS, ANIMALS, FAVOURITE, food_deck
 
 PAPER = "#fff8ec"
 INK = "#3b2314"
@@ -243,6 +242,9 @@ ACTION_PICTURES = {
     "clean": _clean,
     "helping": _helping,
 }
+
+
+BACK_VARIANTS = ("", "food", "action")  # what ``back()`` draws
 
 
 def back(variant: str = "") -> str:

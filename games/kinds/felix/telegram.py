@@ -1,4 +1,4 @@
-"""Felix: The Cat in the Sack, as text and buttons (view keys: games/engines/felix.py)."""
+"""Felix: The Cat in the Sack, as text and buttons (view keys: games/kinds/felix/engine.py)."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .base import IllegalAction, Result, Rules, event, ranks_from, rng_for
+from games.engines.base import IllegalAction, Result, Rules, event, ranks_from, rng_for
 
 # F1: one colour set. Cats carry their value; rabbit and dogs are not cats.
 CATS = {"-8": -8, "-5": -5, "3": 3, "5": 5, "8": 8, "11": 11, "15": 15}
