@@ -38,7 +38,7 @@ def card(kind: GameKind, code: str) -> SafeString | None:
 
 
 def document(kind: GameKind) -> documents.Document | None:
-    return documents.document(kind.slug, get_language())
+    return documents.document(kind.slug, get_language(), kind.directory)
 
 
 def index_entry(kind: GameKind) -> dict:

@@ -81,13 +81,15 @@ def languages(slug: str) -> list[str]:
     return sorted(p.stem for p in _folder(slug).glob("*.md"))
 
 
-def document(slug: str, language: str) -> Document | None:
+def document(slug: str, language: str, package: Path | None = None) -> Document | None:
     """A game's rules in ``language`` (``pt-br`` reads ``pt``), else in English; None for a
-    game without rules here."""
+    game without rules here. ``package``: the game's folder when it is not under
+    ``games/kinds`` (the catalog's ``GameKind.directory``)."""
     base = (language or DEFAULT_LANGUAGE).split("-")[0].lower()
+    folder = (package / "rules") if package else _folder(slug)
     for code in (base, DEFAULT_LANGUAGE):
-        if (_folder(slug) / f"{code}.md").is_file():
-            return _read(slug, code)
+        if (folder / f"{code}.md").is_file():
+            return _read(slug, code, folder)
     return None
 
 
@@ -96,9 +98,9 @@ def _folder(slug: str) -> Path:
 
 
 @cache
-def _read(slug: str, language: str) -> Document:
+def _read(slug: str, language: str, folder: Path) -> Document:
     # The documents never change while the process runs.
-    path = _folder(slug) / f"{language}.md"
+    path = folder / f"{language}.md"
     return parse(path.read_text(encoding="utf-8"), slug=slug, language=language)
 
 

@@ -1,21 +1,17 @@
-"""A fifth game that exists only in the tests: "Cat Nap". Everything a game needs is in
-this one module (engine, computer player, Telegram renderer, capabilities), and the test
-registers one catalog entry for it; no other file of the project knows it.
+"""Cat Nap's rules engine and its computer player.
 
 Each of 3 rounds, every seat in turn either naps (+1) or purrs (+0); most naps wins. The
 capabilities are for the entry that declares them (``test_a_fifth_game.CAT_NAP_CLUB``):
 naps read as fewer-is-better, a league gives its tables a lullaby, a league's page shows
 each seat's naps, and a moderator may wake a napping cat (one nap less), which ends the
-game at once, as the club's house rule says ("N2"): its termination is ``MODERATOR``.
+game at once, as the club's house rule says ("N2"): its termination is ``MODERATOR``
+(``capabilities``).
 """
 
 from __future__ import annotations
 
 import random
 
-from bot.keyboard import Button
-from bot.render.common import header, turn_marker
-from games.capabilities import LeagueOption, ModeratorMove, Progress, Refused, Scoring
 from games.engines import IllegalAction, Result, Rules, Termination, event, ranks_from
 
 ROUNDS = 3
@@ -83,66 +79,3 @@ class Sleepy:
 
 
 STRATEGIES = {"heuristic": Sleepy()}
-
-
-# -- the Telegram renderer ---------------------------------------------------------------------
-def table(view, ctx):
-    naps = " · ".join(f"{ctx.name(s)} 💤{n}" for s, n in enumerate(view["naps"]))
-    rows = [[Button("💤 Nap", ctx.move("nap")), Button("😺 Purr", ctx.move("purr"))]]
-    return "\n".join([header(ctx), naps, turn_marker(ctx, view["to_act"])]), rows
-
-
-def private(view, ctx):
-    return None
-
-
-def menu(view, ctx, prefix):
-    return None
-
-
-def event_line(ev, ctx):
-    return f"{ctx.name(ev['seat'])} {ev['type']}s"
-
-
-def notice(ev, ctx):
-    return None
-
-
-def score_label(result, seat, view=None):
-    return f"💤{result.score(seat)}"
-
-
-def toast(action, ctx):
-    return action
-
-
-def recent(events):
-    return events
-
-
-# -- the capabilities (``games.capabilities``) ---------------------------------------------
-class NotNapping(Refused):
-    code = "not_napping"
-    message = "Seat %(seat)d is not napping."
-
-
-class Wake(ModeratorMove):
-    value = "wake"
-    label = "cat woken"
-    description = "Wake a napping cat (N2)"
-    permission = "wake_cats"
-    permission_label = "Can wake cats"
-
-    def apply(self, rules, state, seat, note):
-        return rules.wake(state, seat)
-
-    def audit(self, view, seat):
-        if not view["naps"][seat]:
-            raise NotNapping(seat=seat)
-        return {"naps_before": view["naps"][seat]}
-
-
-WAKE = Wake()
-SCORING = Scoring(lower_is_better=True, heading="Naps (fewer is better)", average="Naps per game")
-LEAGUE_OPTIONS = (LeagueOption("lullaby", "game_word", "Lullaby"),)
-PROGRESS = Progress("Cat naps in progress", lambda view: ("ZZZ", ["Z" * n for n in view["naps"]]))
