@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games import art
+from games.catalog import WEB
 from games.play.models import ENDED_STATUSES, Game, GameStatus
 from games.play.replay import applied_moves, views
 from games.play.table import seen_by
@@ -32,7 +33,8 @@ CACHE_SECONDS = 24 * 3600
 # A running game's replay is worth keeping while people watch that move.
 RUNNING_SECONDS = 10 * 60
 
-# Words the page's script needs, translated on the server (no JavaScript catalog). What
+# Words the page's script needs, translated on the server (no JavaScript catalog); a
+# game's board adds its own words (``REPLAY_LABELS`` of its web module). What
 # happened at each step comes as sentences (``sentences``), never from the script.
 LABELS = {
     "step": _("Step"),
@@ -40,49 +42,32 @@ LABELS = {
     "seat": _("Seat"),
     "player": _("Player"),
     "cards": _("Cards"),
-    "letters": _("Letters"),
-    "points": _("Points"),
-    "deal": _("Deal"),
-    "dealer": _("dealer"),
-    "trick": _("Trick"),
-    "last_trick": _("Last trick"),
-    "round": _("Round"),
-    "row": _("Row"),
-    "stake": _("Stake"),
-    "passed": _("passed"),
-    "mice": _("Mice"),
-    "sacks": _("Sacks"),
     "pile": _("Pile"),
-    "bank": _("Bank"),
-    "tokens": _("Tokens"),
-    "common": _("Common pile"),
-    "chase": _("Chase"),
-    "flips_left": _("flips left"),
-    "animals": _("Animals"),
-    "food_left": _("Food cards left"),
-    "markers_left": _("Markers left"),
-    "action_cards": _("Action cards"),
     "score": _("Score"),
     "to_act": _("to act"),
     "phase": _("Phase"),
     "hidden": _("hidden"),
     "over": _("Game over"),
     "hands": _("Hands"),
-    "passed_cards": _("passed"),
-    "kind_cat": _("cat"),
-    "kind_dog": _("dog"),
     "play": _("Play"),
     "pause": _("Pause"),
-    # Phases
-    "phase_pass": _("passing cards"),
-    "phase_play": _("play"),
+    # Phases shared by games (each game adds its own: its web module's REPLAY_LABELS)
     "phase_over": _("over"),
-    "phase_place": _("placing cards"),
-    "phase_auction": _("auction"),
-    "phase_mark": _("markers"),
-    "phase_feed": _("feeding"),
-    "phase_more": _("feeding"),
 }
+
+
+def labels(game: Game) -> dict[str, str]:
+    """The page script's words for this game's replay, in the active language."""
+    own = getattr(game.kind.renderer(WEB), "REPLAY_LABELS", {})
+    return {key: str(text) for key, text in {**LABELS, **own}.items()}
+
+
+def board_script(game: Game) -> str | None:
+    """The static path of the script that draws the game's board on the replay page
+    (``static/web/replay/<slug>.js`` in its package), or None for a game without one."""
+    folder = game.kind.directory
+    name = f"web/replay/{game.game_type}.js"
+    return name if folder and (folder / "static" / name).is_file() else None
 
 
 def cache_key(game: Game) -> str:
@@ -177,7 +162,9 @@ def _name(names: list[str], seat: int | None) -> str:
 def deck(game: Game, steps: list[dict]) -> dict[str, str]:
     """The card art for ``steps``, {code: svg} with each card named in the page's
     language: only the cards those steps show, so a running game's page holds no picture
-    of a card nobody has seen."""
+    of a card nobody has seen. A game without card art (``games.art``) shows none."""
+    if game.game_type not in art.GAMES:
+        return {}
     module = web_module(game.game_type)
     text = json.dumps(steps)
     return {
@@ -188,7 +175,9 @@ def deck(game: Game, steps: list[dict]) -> dict[str, str]:
 
 
 def back(game: Game) -> str:
-    """A face-down card of the game's deck."""
+    """A face-down card of the game's deck ("" for a game without card art)."""
+    if game.game_type not in art.GAMES:
+        return ""
     return art.back_svg(game.game_type, "", str(_("Face-down card")))
 
 

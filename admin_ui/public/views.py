@@ -187,7 +187,7 @@ def game_detail(request, pk: int):
         "replay": data,
         "replay_meta": {
             "seats": [{"number": s.number, "name": s.name} for s in seats],
-            "labels": {k: str(v) for k, v in replay.LABELS.items()},
+            "labels": replay.labels(game),
             "live": running,
             "review": review["steps"] if review else {},
         },
@@ -197,6 +197,7 @@ def game_detail(request, pk: int):
         "deck": replay.deck(game, data["steps"]) if data else {},
         "card_back": replay.back(game) if data else "",
         "legend": tables.legend(game.game_type) if data else [],
+        "board_script": replay.board_script(game),
         # A spectator's table: a seat's own view never reaches this page.
         "t": tables.table_context(game, None) if running else None,
         "running": running,

@@ -132,6 +132,7 @@ def test_the_fifth_game_is_played_to_the_end_at_the_web_table(
     assert '<option value="cat_nap">Cat Nap</option>' in archive
     found = client.get(reverse("web:games") + "?game=cat_nap").content.decode()
     assert reverse("web:game", args=[game.pk]) in found
+    assert client.get(reverse("web:game", args=[game.pk])).status_code == 200  # its replay
 
 
 # --- Capabilities (issue 23): what a game adds to the generic code, or the defaults --------

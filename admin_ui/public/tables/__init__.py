@@ -56,7 +56,10 @@ def event_text(slug: str, ev: dict, names: list[str], view: dict | None) -> str 
 
 
 def legend(slug: str) -> list[tuple[str, str]]:
-    """The deck's legend, (symbol_svg, text), in the active language."""
+    """The deck's legend, (symbol_svg, text), in the active language (none for a game
+    without card art)."""
+    if slug not in art.GAMES:
+        return []
     return art.legend(slug, web_module(slug).legend_texts())
 
 

@@ -90,12 +90,6 @@
   function cards(list) {
     return el("span", { cls: "cardrow" }, (list || []).map(card));
   }
-  function wordLetters(word, got) {
-    word = word || ""; got = got || "";
-    return el("span", { cls: "word-letters" }, word.split("").map(function (ch, i) {
-      return el("span", { cls: i < got.length ? "got" : "todo", text: ch });
-    }));
-  }
 
   // --- Boards -------------------------------------------------------------------------------
   function seatTable(view, head, row) {
@@ -141,92 +135,12 @@
   }
   function phase(v) { return L["phase_" + v] || v; }
 
-  var BOARDS = {
-    smoking_cat: function (v, privs) {
-      var out = [facts([L.deal + " " + v.deal, L.phase + ": " + phase(v.phase), v.word])];
-      out.push(seatTable(v, [L.player, L.letters, L.points, L.cards], function (n) {
-        return [
-          seatLabel(v, n, v.dealer === n ? "(" + L.dealer + ")" : ""),
-          wordLetters(v.word, (v.letters || [])[n]),
-          (v.points || [])[n],
-          (v.hand_sizes || [])[n],
-        ];
-      }));
-      out.push(handsPanel(privs, [["hand", ""], ["passed_cards", L.passed_cards]]));
-      var trick = panel(L.trick);
-      trick.appendChild(el("p", {}, (v.trick || []).map(function (pc) {
-        return el("span", {}, name(pc[0]) + " ", card(pc[1]), " ");
-      })));
-      if ((v.last_trick || []).length) {
-        trick.appendChild(el("p", { cls: "muted" }, L.last_trick + ": ", (v.last_trick || []).map(function (pc) {
-          return el("span", {}, name(pc[0]) + " ", card(pc[1]), " ");
-        })));
-      }
-      out.push(trick);
-      return out;
-    },
-    felix: function (v, privs) {
-      var out = [facts([L.round + " " + v.round + "/" + v.rounds, L.phase + ": " + phase(v.phase),
-        L.bank + ": " + v.bank])];
-      var row = panel(L.row);
-      row.appendChild(cards(v.row));
-      out.push(row);
-      var head = [L.player, L.stake, L.cards, L.sacks];
-      if (privs) head.push(L.mice);
-      out.push(seatTable(v, head, function (n) {
-        var cells = [
-          seatLabel(v, n, (v.passed || [])[n] ? "(" + L.passed + ")" : ""),
-          (v.stakes || [])[n],
-          (v.hand_counts || [])[n],
-          (v.sacks || [])[n],
-        ];
-        if (privs) cells.push(privs[n].mice);
-        return cells;
-      }));
-      out.push(handsPanel(privs, [["hand", ""], ["score_pile", L.pile]]));
-      return out;
-    },
-    bon_appetit: function (v) {
-      var out = [facts([L.tokens + ": " + v.tokens_left])];
-      var common = panel(L.common);
-      common.appendChild(cards((v.common || []).slice(-8)));
-      if (v.chase) common.appendChild(el("p", { text: L.chase + ": " + name(v.chase.chaser) + ", " + v.chase.flips_left + " " + L.flips_left }));
-      out.push(common);
-      out.push(seatTable(v, [L.player, L.pile, L.tokens], function (n) {
-        return [seatLabel(v, n), (v.piles || [])[n], (v.tokens || [])[n]];
-      }));
-      return out;
-    },
-    cats_and_dogs: function (v, privs) {
-      var out = [facts([L.food_left + ": " + v.food_left, L.phase + ": " + phase(v.phase),
-        null])];
-      if (v.drawn) out[0].appendChild(el("span", {}, card(v.drawn)));
-      var grid = el("div", { cls: "animals" });
-      (v.animals || []).forEach(function (a) {
-        grid.appendChild(el("div", { cls: "animal" + (a.sated ? " sated" : "") },
-          el("strong", { text: a.name }),
-          el("span", { cls: "muted", text: " · " + (L["kind_" + a.kind] || a.kind) }),
-          el("div", { text: L.score + ": " + a.score + (a.sated ? " · " + L.sated : "") }),
-          el("div", {}, cards(a.food)),
-          el("div", { cls: "muted", text: (a.markers || []).map(name).join(", ") })));
-      });
-      var animals = panel(L.animals);
-      animals.appendChild(grid);
-      out.push(animals);
-      out.push(seatTable(v, [L.player, L.score, L.markers_left, L.action_cards], function (n) {
-        return [seatLabel(v, n), (v.scores || [])[n], (v.markers_left || [])[n], (v.action_cards || [])[n]];
-      }));
-      if (privs) {
-        var box = panel(L.hands);
-        meta.seats.forEach(function (s) {
-          var hand = (privs[s.number] || {}).hand || [];
-          box.appendChild(el("p", { cls: "hand-line" }, el("strong", { text: name(s.number) + ": " }),
-            cards(hand)));
-        });
-        out.push(box);
-      }
-      return out;
-    },
+  // Each game draws its board in a script of its own (static web/replay/<slug>.js, in the
+  // game's package), loaded before this one; it gets these helpers.
+  var BOARDS = window.catclubReplayBoards || {};
+  var helpers = {
+    L: L, meta: meta, el: el, name: name, panel: panel, facts: facts, card: card, cards: cards,
+    seatTable: seatTable, seatLabel: seatLabel, handsPanel: handsPanel, phase: phase,
   };
 
   // --- Stepping -----------------------------------------------------------------------------
@@ -266,7 +180,7 @@
     board.textContent = "";
     var render = BOARDS[data.game];
     var parts = [];
-    try { parts = render ? render(view, privs) : []; } catch (e) { parts = []; }
+    try { parts = render ? render(view, privs, helpers) : []; } catch (e) { parts = []; }
     if (view.over) parts.unshift(el("p", { cls: "notice", text: L.over }));
     parts.forEach(function (p) { if (p) board.appendChild(p); });
     raw.textContent = JSON.stringify(privs ? { view: view, seats: privs } : view, null, 1);

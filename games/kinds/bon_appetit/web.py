@@ -4,8 +4,17 @@ Nothing is hidden but the order of the face-down piles, which no view holds (B15
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 TEMPLATE = "web/tables/bon_appetit.html"
+
+# The replay page's words for this game's board (static/web/replay/bon_appetit.js).
+REPLAY_LABELS = {
+    "tokens": gettext_lazy("Tokens"),
+    "common": gettext_lazy("Common pile"),
+    "chase": gettext_lazy("Chase"),
+    "flips_left": gettext_lazy("flips left"),
+}
 SHOWN_ON_PILE = 8
 
 

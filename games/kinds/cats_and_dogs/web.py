@@ -9,11 +9,24 @@ Actions and events name animals by their place on the table (0..2n-1); the view'
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.kinds.cats_and_dogs import art as deck
 
 TEMPLATE = "web/tables/cats_and_dogs.html"
+
+# The replay page's words for this game's board (static/web/replay/cats_and_dogs.js).
+REPLAY_LABELS = {
+    "animals": gettext_lazy("Animals"),
+    "food_left": gettext_lazy("Food cards left"),
+    "markers_left": gettext_lazy("Markers left"),
+    "action_cards": gettext_lazy("Action cards"),
+    "kind_cat": gettext_lazy("cat"),
+    "kind_dog": gettext_lazy("dog"),
+    "phase_mark": gettext_lazy("markers"),
+    "phase_feed": gettext_lazy("feeding"),
+    "phase_more": gettext_lazy("feeding"),
+}
 
 # What each token after the card's name stands for (the engine's action grammar), and how
 # the step that chooses it reads: "Pass the bowl" → "from: Rex" → "food: bone 3" → "to: Luna".

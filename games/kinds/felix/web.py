@@ -8,9 +8,22 @@ page draws nothing else of them."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 TEMPLATE = "web/tables/felix.html"
+
+# The replay page's words for this game's board (static/web/replay/felix.js).
+REPLAY_LABELS = {
+    "round": gettext_lazy("Round"),
+    "row": gettext_lazy("Row"),
+    "stake": gettext_lazy("Stake"),
+    "passed": gettext_lazy("passed"),
+    "mice": gettext_lazy("Mice"),
+    "sacks": gettext_lazy("Sacks"),
+    "bank": gettext_lazy("Bank"),
+    "phase_place": gettext_lazy("placing cards"),
+    "phase_auction": gettext_lazy("auction"),
+}
 ONE_TAP = ("place",)  # the hand is offered at once: a card is placed with one tap
 MINUS = "\u2212"  # a true minus sign, as the card art prints it
 

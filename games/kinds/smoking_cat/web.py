@@ -5,9 +5,22 @@ three single choices, one card at a time (the engine's ``pass:<card>``)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 TEMPLATE = "web/tables/smoking_cat.html"
+
+# The replay page's words for this game's board (static/web/replay/smoking_cat.js).
+REPLAY_LABELS = {
+    "letters": gettext_lazy("Letters"),
+    "points": gettext_lazy("Points"),
+    "deal": gettext_lazy("Deal"),
+    "dealer": gettext_lazy("dealer"),
+    "trick": gettext_lazy("Trick"),
+    "last_trick": gettext_lazy("Last trick"),
+    "passed_cards": gettext_lazy("passed"),
+    "phase_pass": gettext_lazy("passing cards"),
+    "phase_play": gettext_lazy("play"),
+}
 ONE_TAP = ("play", "pass")  # a card is played, or passed, with one tap
 SUIT_ORDER = "LHBA"
 RANK_ORDER = "789XUOKA"
