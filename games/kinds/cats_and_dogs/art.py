@@ -2,7 +2,7 @@
 
 Codes:
 - "animal:<id>": the animal whose ``id`` the view's ``animals`` entries carry (the row of
-  ``cats_and_dogs_data.ANIMALS``); the card shows its name and its marker squares;
+  ``data.ANIMALS``); the card shows its name and its marker squares;
 - food cards as the engine writes them: "b1" ... "b6" bones, "f1" ... "f6" fish;
 - action cards by their engine codes: "shoo", "wander", "switch", "snatch", "bowl",
   "trade", "swap", "clean", "helping".

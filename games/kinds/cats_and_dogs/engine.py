@@ -1,7 +1,7 @@
 """Come Cani e Gatti ("Like Cats and Dogs"): the rules engine.
 
 Rules: the rules specification cats-and-dogs.md (clause IDs C1–C20i in comments). Card data and
-the rules' Interpretations live in ``cats_and_dogs_data``.
+the rules' Interpretations live in ``data``.
 
 Animals are numbered by their position in the layout, 0..2n-1. Food cards are codes: kind
 ("b" bone, "f" fish) and value, e.g. ``"b3"``, ``"f5"``.
