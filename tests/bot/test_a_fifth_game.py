@@ -18,7 +18,6 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from admin_ui import results
-from admin_ui.templatetags.web import scoring
 from games import catalog
 from games.capabilities import Scoring
 from games.leagues.models import League
@@ -35,6 +34,7 @@ from tests.factories import LeagueFactory
 from tests.web.browser import chromium, page  # noqa: F401  (the browser fixtures)
 from tests.web.seed import _on_commit, players
 from tests.web.tables import play_by_clicking, start_from_home
+from web.templatetags.web import scoring
 
 PACKAGE = "tests.cat_nap"
 ROOT = Path(__file__).resolve().parents[2]

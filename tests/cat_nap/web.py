@@ -1,4 +1,4 @@
-"""Cat Nap at the web table (the contract: ``admin_ui.public.tables``): each cat's naps and
+"""Cat Nap at the web table (the contract: ``web.tables``): each cat's naps and
 two choices. No cards, so no card art."""
 
 from __future__ import annotations

@@ -44,9 +44,9 @@ def test_sentences_of_modules_moved_into_a_package_are_still_translated():
     felix = catalog.get("felix")
     web, telegram = felix.renderer(catalog.WEB), felix.renderer(catalog.TELEGRAM)
     with translation.override("it"):
-        assert web.card_label("7") == "gatto 7"  # was admin_ui/public/tables/felix.py
+        assert web.card_label("7") == "gatto 7"  # was web/tables/felix.py
         assert telegram._round({"round": 2, "rounds": 9}) == "turno 2/9"  # was bot/render/felix.py
-        assert str(web.REPLAY_LABELS["sacks"]) == "Sacchi"  # was admin_ui/public/replay.py
+        assert str(web.REPLAY_LABELS["sacks"]) == "Sacchi"  # was web/replay.py
 
 
 @pytest.mark.parametrize("language", ["it", "pt"])
@@ -56,7 +56,7 @@ def test_the_games_catalogue_holds_the_sentences_of_the_packages_front_end_modul
     translated as the front-ends' catalogues they came from."""
     games = polib.pofile(str(ROOT / f"games/locale/{language}/LC_MESSAGES/django.po"))
     translated = {(e.msgctxt, e.msgid) for e in games.translated_entries()}
-    for app in ("bot", "admin_ui"):
+    for app in ("bot", "admin_ui", "web"):
         po = polib.pofile(str(ROOT / f"{app}/locale/{language}/LC_MESSAGES/django.po"))
         for entry in po.translated_entries():
             if any(

@@ -11,7 +11,6 @@ import re
 import pytest
 from django.utils import translation
 
-from admin_ui.public import replay
 from games import catalog
 from games.play import services
 from games.play.models import Game
@@ -19,6 +18,7 @@ from tests.web.browser import fits_the_phone, shot
 from tests.web.seed import _on_commit, played, players
 from tests.web.test_accessibility import serious_violations
 from tests.web.watching import COMPUTERS, person_moves, running
+from web import replay
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 

@@ -18,9 +18,9 @@ from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
 from games.tourneys.models import Status as TournamentStatus
 
-from ..params import strict
 from . import learn, profiles, replay, tables
 from . import review as post_game
+from .params import strict
 
 RECENT = 10
 TOURNAMENTS = 10  # the latest, by start
@@ -33,7 +33,7 @@ STANDINGS_TOP = 20
 @require_safe
 def home(request):
     context = {"leagues": _leagues()[:6], "playing": _playing_now()}
-    return render(request, "admin_ui/home.html", context)
+    return render(request, "web/home.html", context)
 
 
 def _playing_now(league: League | None = None) -> list[standings.GameLine]:

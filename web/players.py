@@ -18,8 +18,8 @@ from games.leagues.models import League, Season
 from games.play.models import Player, Seat
 from games.ratings.models import Rating, RatingChange
 
-from ..params import strict, text
 from . import paging
+from .params import strict, text
 
 SEARCH_MAX = 64
 

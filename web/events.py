@@ -43,8 +43,7 @@ from django.views.decorators.http import require_GET
 
 from games.play.models import Game, Player
 
-from .. import limits, params
-from . import changes, notify, renders
+from . import changes, limits, notify, params, renders
 from .play import MAX_TOKEN, RETRY_MS, _player_or_403, _release_connection
 
 # How soon a page's EventSource reconnects after its stream ended.

@@ -23,8 +23,8 @@ from games.leagues.models import League
 from games.play.models import Game, GameStatus
 from games.ratings import standings
 
-from ..params import strict
 from . import paging
+from .params import strict
 from .players import public_players
 
 # A lobby never started: its seats are not public (see ``players.public_players``).

@@ -10,12 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from admin_ui import params
 from games.play.errors import GameError
 from games.play.models import Player
 from games.tourneys import entries
 from games.tourneys.models import Format, Status, Tournament
 from games.tourneys.standings import standings
+from web import params
 
 from .play import session_player
 

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from django.db.models import Expression, F, Q, QuerySet, Subquery
 
-from .. import params
+from . import params
 
 PAGE_SIZE = 25
 # Primary keys are 64-bit at most.

@@ -23,7 +23,7 @@ from games.play.replay import applied_moves, views
 from games.play.table import seen_by
 from games.ratings import standings
 
-from .. import params
+from . import params
 from .tables import event_text, web_module
 
 log = logging.getLogger(__name__)

@@ -130,7 +130,7 @@
     return false;
   }
   // The push: one EventSource, which reconnects by itself with the last table's token
-  // (its event id). The Mini App cannot sign one (no headers: see admin_ui/public/events.py)
+  // (its event id). The Mini App cannot sign one (no headers: see web/events.py)
   // and polls; a browser without EventSource, or a stream refused (too many pages open, or
   // a server that cannot stream), falls back to polling for the rest of the page's life.
   function stream() {

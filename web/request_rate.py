@@ -26,7 +26,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from admin_ui import clients, params
+from web import clients, params
 
 # Paths never counted: machines that the site trusts by other means.
 EXEMPT = ("/healthz", "/metrics", "/telegram/webhook")

@@ -34,9 +34,8 @@ from games import catalog
 from games.play import completion, errors, levels, services
 from games.play.models import Game, GameStatus, Player
 
-from .. import limits, params
-from ..framing import telegram_may_frame
-from . import changes, miniapp, renders
+from . import changes, limits, miniapp, params, renders
+from .framing import telegram_may_frame
 from .tables import table_context
 
 SESSION_KEY = "catclub_player"
