@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
 from pathlib import Path
+from pkgutil import iter_modules
 from typing import Any
 
 from django.utils.functional import Promise
@@ -39,7 +40,9 @@ class GameKind:
     name: Promise | str  # the full name, translatable
     short_name: Promise | str  # where space is short (the table's header)
     emoji: str
-    engine: str  # module exposing ``RULES`` (see ``games.engines.base.Rules``)
+    # Module exposing ``RULES`` (see ``games.engines.base.Rules``); "": the package's
+    # ``engine``.
+    engine: str = ""
     computers: str | None = None  # module exposing ``STRATEGIES``; None: random only
     # Front-end -> module of that front-end's renderer for this game.
     renderers: Mapping[str, str] = field(default_factory=dict)
@@ -63,13 +66,28 @@ class GameKind:
     # Module exposing ``narrate(event) -> Line | None`` (``games.narration``); None: the
     # game's events are not told.
     narration: str | None = None
-    # The game's package (``games.kinds.<slug>``, or a test's): the web front-end finds
-    # the table's template and style in its ``templates/`` and ``static/`` folders.
+    # The game's package (``games.kinds.<slug>``, or a test's). The modules it holds under
+    # the usual names (``engine``, ``computers``, ``narration``, ``telegram``, ``web``) are
+    # the entry's unless the entry names others; the web front-end finds the table's
+    # template and style in its ``templates/`` and ``static/`` folders.
     package: str | None = None
     # The cards that illustrate the rules page (``games.art`` codes): the one standing for
     # the game in the index, and those drawn beside a clause, by clause ID.
     cover: str | None = None
     pictures: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.package is None:
+            return
+        # Frozen: the defaults taken from the package are set once, here.
+        found = _modules(self.package)
+        for name in ("engine", "computers", "narration"):
+            if not getattr(self, name) and name in found:
+                object.__setattr__(self, name, f"{self.package}.{name}")
+        if not self.renderers:
+            front_ends = {front_end: f"{self.package}.{front_end}" for front_end in (TELEGRAM, WEB)}
+            renderers = {key: path for key, path in front_ends.items() if key in found}
+            object.__setattr__(self, "renderers", renderers)
 
     @property
     def rules(self) -> Any:
@@ -119,6 +137,11 @@ class GameKind:
 
     def __str__(self) -> str:
         return str(self.name)
+
+
+def _modules(package: str) -> set[str]:
+    """The names of a package's modules (without importing them)."""
+    return {info.name for info in iter_modules(_load(package).__path__)}
 
 
 @cache

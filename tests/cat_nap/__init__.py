@@ -7,7 +7,7 @@ outside this package and its test names it."""
 
 from __future__ import annotations
 
-from games.kinds import TELEGRAM, WEB, GameKind
+from games.kinds import GameKind
 
 KIND = GameKind(
     slug="cat_nap",
@@ -15,9 +15,7 @@ KIND = GameKind(
     name="Cat Nap",
     short_name="Nap",
     emoji="💤",
-    engine=f"{__name__}.engine",
-    computers=f"{__name__}.engine",
-    renderers={TELEGRAM: f"{__name__}.telegram", WEB: f"{__name__}.web"},
+    computers=f"{__name__}.engine",  # its computer player is in its engine's module
     aliases=("nap",),
     turn_seconds=20,
     summary=("Nap or purr; the sleepiest cat wins.",),

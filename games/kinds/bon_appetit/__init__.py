@@ -1,18 +1,15 @@
-"""Bon Appétit!: the game's catalog entry. Its engine, computer players, card art, narration,
-Telegram renderer (``telegram``), web table (``web``), template, style and rules documents
-are the modules and folders beside this one."""
+"""Bon Appétit!: its catalog entry (a game's package: ``games.kinds``)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.kinds import TELEGRAM, WEB, GameKind
+from games.kinds import GameKind
 
 KIND = GameKind(
     slug="bon_appetit",
     package=__name__,
-    # The cards drawn on the rules page (``games.art`` codes).
     cover="mouse2",
     pictures={
         "B1": ("cheese", "mouse1", "mouse2", "mouse3", "cat"),
@@ -20,13 +17,6 @@ KIND = GameKind(
     name=_("Bon Appétit!"),
     short_name=pgettext_lazy("short game name", "Bon Appétit!"),
     emoji="🐭",
-    engine=f"{__name__}.engine",
-    narration=f"{__name__}.narration",
-    computers=f"{__name__}.computers",
-    renderers={
-        TELEGRAM: f"{__name__}.telegram",
-        WEB: f"{__name__}.web",
-    },
     aliases=("bonappetit", "bon"),
     turn_seconds=30,
     private_hands=False,  # B15: nothing is hidden but the order of the piles

@@ -1,18 +1,15 @@
-"""Come Cani e Gatti: the game's catalog entry. Its engine, computer players, card art, narration,
-Telegram renderer (``telegram``), web table (``web``), template, style and rules documents
-are the modules and folders beside this one."""
+"""Come Cani e Gatti: its catalog entry (a game's package: ``games.kinds``)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.kinds import TELEGRAM, WEB, GameKind
+from games.kinds import GameKind
 
 KIND = GameKind(
     slug="cats_and_dogs",
     package=__name__,
-    # The cards drawn on the rules page (``games.art`` codes).
     cover="animal:0",
     pictures={
         "C1": ("animal:0", "animal:9"),
@@ -30,13 +27,6 @@ KIND = GameKind(
     name=_("Come Cani e Gatti"),
     short_name=pgettext_lazy("short game name", "Come Cani e Gatti"),
     emoji="🐶",
-    engine=f"{__name__}.engine",
-    narration=f"{__name__}.narration",
-    computers=f"{__name__}.computers",
-    renderers={
-        TELEGRAM: f"{__name__}.telegram",
-        WEB: f"{__name__}.web",
-    },
     aliases=("catsanddogs", "cani", "canigatti", "cani_e_gatti"),
     turn_seconds=90,
     summary=(

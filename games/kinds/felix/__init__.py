@@ -1,18 +1,15 @@
-"""Felix: The Cat in the Sack: the game's catalog entry. Its engine, computer players,
-card art, narration, Telegram renderer (``telegram``), web table (``web``), template, style
-and rules documents are the modules and folders beside this one."""
+"""Felix: The Cat in the Sack: its catalog entry (a game's package: ``games.kinds``)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.kinds import TELEGRAM, WEB, GameKind
+from games.kinds import GameKind
 
 KIND = GameKind(
     slug="felix",
     package=__name__,
-    # The cards drawn on the rules page (``games.art`` codes).
     cover="sack",
     pictures={
         "F1": ("-8", "-5", "3", "5", "8", "11", "15", "R", "D", "d"),
@@ -22,13 +19,6 @@ KIND = GameKind(
     name=_("Felix: The Cat in the Sack"),
     short_name=pgettext_lazy("short game name", "Felix"),
     emoji="🐱",
-    engine=f"{__name__}.engine",
-    narration=f"{__name__}.narration",
-    computers=f"{__name__}.computers",
-    renderers={
-        TELEGRAM: f"{__name__}.telegram",
-        WEB: f"{__name__}.web",
-    },
     aliases=(),
     turn_seconds=90,
     summary=(

@@ -1,20 +1,17 @@
-"""Smoking Cat: the game's catalog entry. Its engine, computer players, card art, narration,
-Telegram renderer (``telegram``), web table (``web``), template, style and rules documents
-are the modules and folders beside this one."""
+"""Smoking Cat: its catalog entry (a game's package: ``games.kinds``)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.kinds import TELEGRAM, WEB, GameKind
+from games.kinds import GameKind
 
 from . import capabilities
 
 KIND = GameKind(
     slug="smoking_cat",
     package=__name__,
-    # The cards drawn on the rules page (``games.art`` codes).
     cover="LO",
     pictures={
         "S1": ("LA", "HA", "BA", "AA"),
@@ -24,13 +21,6 @@ KIND = GameKind(
     name=_("Smoking Cat"),
     short_name=pgettext_lazy("short game name", "Smoking Cat"),
     emoji="🚬",
-    engine=f"{__name__}.engine",
-    narration=f"{__name__}.narration",
-    computers=f"{__name__}.computers",
-    renderers={
-        TELEGRAM: f"{__name__}.telegram",
-        WEB: f"{__name__}.web",
-    },
     aliases=("smokingcat", "smoking"),
     turn_seconds=60,
     # S15-S17: played for the letters of the league's word, fewer is better, and
