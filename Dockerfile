@@ -10,6 +10,7 @@ COPY config ./config
 COPY games ./games
 COPY bot ./bot
 COPY admin_ui ./admin_ui
+COPY web ./web
 COPY locale ./locale
 COPY manage.py ./
 # The runtime lock only, every file checked against its hash; then the project itself.

@@ -5,15 +5,3 @@ from django.utils.translation import gettext_lazy as _
 class AdminUiConfig(AppConfig):
     name = "admin_ui"
     verbose_name = _("Administration")
-
-    def ready(self) -> None:
-        # Imported once the apps are loaded (the receiver's module uses the models). Every
-        # change of a game moves its marker, which the table pages' long polls watch; in
-        # every process that changes games (the site, the workers, the bot).
-        from games.play.signals import game_updated
-
-        from .public import changes, notify
-
-        game_updated.connect(changes.mark, dispatch_uid="admin_ui.changes")
-        # After the marker moved, so that a page woken by the message reads the new token.
-        game_updated.connect(notify.publish, dispatch_uid="admin_ui.notify")

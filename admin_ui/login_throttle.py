@@ -29,7 +29,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.utils.translation import ngettext
 
-from . import clients
+from web import clients
 
 log = logging.getLogger(__name__)
 

@@ -74,12 +74,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.utils import load_backend
 
-from admin_ui.public import miniapp
 from bench.soak_services import OwnDatabase, Process, Services, prepare_site, wait_for_port
 from bench.table import ACTION, VERSION, free_port
 from games import catalog
 from games.play import levels
 from games.play.models import Game, GameStatus, Move, MoveSource, Player, Seat
+from web import miniapp
 
 BACKENDS = ("embedded", "services")
 WAIT_SECONDS = 5  # the servers' TABLE_WAIT_SECONDS: the longest a long poll may last

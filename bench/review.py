@@ -25,9 +25,9 @@ from games.computers.review import BLUNDER, INACCURACY, MISTAKE, Played, review_
 
 # The games with a search player, their computers' module, and the table size measured.
 GAMES = {
-    "felix": ("games.engines.felix", "games.computers.felix", 4),
-    "smoking_cat": ("games.engines.smoking_cat", "games.computers.smoking_cat", 4),
-    "cats_and_dogs": ("games.engines.cats_and_dogs", "games.computers.cats_and_dogs", 4),
+    "felix": ("games.kinds.felix.engine", "games.kinds.felix.computers", 4),
+    "smoking_cat": ("games.kinds.smoking_cat.engine", "games.kinds.smoking_cat.computers", 4),
+    "cats_and_dogs": ("games.kinds.cats_and_dogs.engine", "games.kinds.cats_and_dogs.computers", 4),
 }
 # The product's defaults (config/settings.py: REVIEW_SCALE, REVIEW_MAX_DECISIONS).
 SCALE = 1.0

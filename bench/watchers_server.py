@@ -24,7 +24,7 @@ def main(port: int, path: str) -> None:
     from django.db.backends.signals import connection_created
 
     from admin_ui.management.commands.start import LISTEN_BACKLOG
-    from admin_ui.public import renders
+    from web import renders
 
     lock = threading.Lock()
     queries = [0]

@@ -1,7 +1,7 @@
 """gunicorn's worker for the site in production: uvicorn (ASGI), so that a page following
 its table by server-sent events holds a socket, not one of a few threads. Unlike
 uvicorn's own defaults it rewrites no client address from X-Forwarded-For
-(``admin_ui/clients.py`` alone decides which proxy to believe: ``TRUSTED_PROXIES``), and
+(``web/clients.py`` alone decides which proxy to believe: ``TRUSTED_PROXIES``), and
 it does not ask Django for the ASGI lifespan, which Django does not speak."""
 
 from uvicorn_worker import UvicornWorker

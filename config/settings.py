@@ -75,10 +75,11 @@ INSTALLED_APPS = [
     "games.tourneys",
     "bot",
     "admin_ui",
+    "web",
 ]
 
 MIDDLEWARE = [
-    "admin_ui.request_rate.RequestRateMiddleware",
+    "web.request_rate.RequestRateMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "config.static_files.StaticFilesMiddleware",
@@ -102,8 +103,17 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # The apps' templates, then each game's own (its package is no app).
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "django.template.loaders.app_directories.Loader",
+                        "web.game_files.TemplateLoader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -292,7 +302,7 @@ MINIAPP_MAX_AGE = env.int("MINIAPP_MAX_AGE", default=24 * 3600)
 TABLE_WAIT_SECONDS = env.float("TABLE_WAIT_SECONDS", default=20.0)
 if not 0 <= TABLE_WAIT_SECONDS <= 60:
     raise ImproperlyConfigured("TABLE_WAIT_SECONDS must be between 0 and 60.")
-# The push (admin_ui/public/events.py): a stream ends after this long, and the page's
+# The push (web/events.py): a stream ends after this long, and the page's
 # EventSource reconnects with the last table's token (a place for a proxy or a process to
 # shed connections, and a per-address slot that never outlives its stream by much). A
 # comment line every LIVE_HEARTBEAT_SECONDS keeps idle proxies from closing it.
@@ -303,7 +313,7 @@ LIVE_HEARTBEAT_SECONDS = env.float("LIVE_HEARTBEAT_SECONDS", default=15.0)
 # is answered at once and asks again).
 LIVE_STREAMS_PER_PROCESS = env.int("LIVE_STREAMS_PER_PROCESS", default=10000)
 
-# --- Limits of the public site (admin_ui/limits.py, README "Limits") ------------------
+# --- Limits of the public site (web/limits.py, README "Limits") ------------------
 # Defaults a person playing never meets; 0 turns a rate or connection limit off.
 # Tables created per hour by one session, and by one client address (a household or an
 # office behind one address counts together).
@@ -315,10 +325,10 @@ TABLES_PER_HOUR_PER_ADDRESS = env.int("TABLES_PER_HOUR_PER_ADDRESS", default=120
 # of LONG_POLLS_PER_PROCESS either.
 LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=8)
 # Requests per second per client address, with a burst for a page that loads its files at
-# once (admin_ui/request_rate.py): a person's pages ask a few times a second at most.
+# once (web/request_rate.py): a person's pages ask a few times a second at most.
 REQUESTS_PER_SECOND_PER_ADDRESS = env.float("REQUESTS_PER_SECOND_PER_ADDRESS", default=20)
 REQUEST_BURST_PER_ADDRESS = env.int("REQUEST_BURST_PER_ADDRESS", default=120)
-# Long polls waiting at once in one WSGI process of the site (admin_ui/limits.py), where
+# Long polls waiting at once in one WSGI process of the site (web/limits.py), where
 # each holds a thread while it waits (under ASGI a waiting poll holds none and counts in
 # LIVE_STREAMS_PER_PROCESS): few with Redis (production's WSGI processes serve the
 # webhook, moves and the admin; the proxy sends long polls to the ASGI service); more
@@ -331,7 +341,7 @@ LONG_POLLS_PER_PROCESS = env.int("LONG_POLLS_PER_PROCESS", default=16 if REDIS_U
 HARD_COMPUTERS_UNSIGNED = env.int("HARD_COMPUTERS_UNSIGNED", default=1)
 # The proxies in front of the site whose X-Forwarded-For is believed (networks, comma
 # separated: "127.0.0.1/32,172.16.0.0/12"); empty, the client is REMOTE_ADDR
-# (admin_ui/clients.py). Behind a proxy, name it: otherwise every visitor has its address.
+# (web/clients.py). Behind a proxy, name it: otherwise every visitor has its address.
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 try:
     [ipaddress.ip_network(n, strict=False) for n in TRUSTED_PROXIES]
@@ -378,6 +388,12 @@ TIME_ZONE = "UTC"
 
 # --- Static files ---------------------------------------------------------------------
 STATIC_URL = "/static/"
+# Each game's table style lives in its package (web/game_files.py).
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "web.game_files.StaticFinder",
+]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -426,7 +442,7 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # No page may be framed (clickjacking), except the web table and the Mini App's entry:
 # Telegram's web clients open a Mini App in an iframe of theirs, so those two pages let
-# these origins frame them (CSP frame-ancestors; admin_ui/framing.py) and nobody else.
+# these origins frame them (CSP frame-ancestors; web/framing.py) and nobody else.
 # Web K and Web A live at web.telegram.org/k/ and /a/; the other hosts are the names they
 # were, and are still, served under.
 X_FRAME_OPTIONS = "DENY"

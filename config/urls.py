@@ -24,5 +24,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("telegram/", include("bot.urls")),
-    path("", include("admin_ui.public.urls")),
+    path("", include("web.urls")),
 ]

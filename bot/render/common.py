@@ -7,6 +7,7 @@ Text is Telegram HTML: everything that comes from users (names) is escaped here.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -36,6 +37,13 @@ class Ctx:
     legal: list[str] = field(default_factory=list)  # the audience's legal actions
     events: list[dict] = field(default_factory=list)  # recent events it may see, oldest first
     has_deadline: bool = False
+
+    @property
+    def own_seat(self) -> int:
+        """The audience's seat, for what only a seat is shown (its private message)."""
+        if self.seat is None:
+            raise ValueError("a seat's message rendered for the group")
+        return self.seat
 
     def name(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.names):
@@ -94,12 +102,13 @@ def told(ev: dict, ctx: Ctx, pieces: dict) -> str | None:
     )
 
 
-def event_lines(lines: list[str], limit: int = 3) -> str:
-    lines = [line for line in lines if line][-limit:]
-    return "\n".join(f"<i>{line}</i>" for line in lines)
+def event_lines(lines: Sequence[str | None], limit: int = 3) -> str:
+    """The last ``limit`` events told (an event the game does not tell is None)."""
+    told = [line for line in lines if line][-limit:]
+    return "\n".join(f"<i>{line}</i>" for line in told)
 
 
-def ranking(ctx: Ctx, ranks: list[int], score_label) -> list[str]:
+def ranking(ctx: Ctx, ranks: Sequence[int], score_label) -> list[str]:
     """One line per seat, best first: medal, name, score (``score_label(seat)``)."""
     order = sorted(range(len(ranks)), key=lambda s: (ranks[s], s))
     return [

@@ -22,16 +22,15 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
+from pathlib import Path
 
 from .svg import document, place
 
-GAMES = ("felix", "smoking_cat", "bon_appetit", "cats_and_dogs")
-_BACK_VARIANTS = {
-    "felix": ("",),
-    "smoking_cat": ("",),
-    "bon_appetit": ("", "red"),
-    "cats_and_dogs": ("", "food", "action"),
-}
+# Each game's deck is the ``art`` module of its package (``games.kinds.<slug>.art``), which
+# also names its card backs (``BACK_VARIANTS``). Found by that layout rather than asked of
+# the catalog, which sits above this pure module.
+KINDS = Path(__file__).resolve().parent.parent / "kinds"
+GAMES = tuple(sorted(p.parent.name for p in KINDS.glob("*/art.py")))
 
 
 class UnknownCard(KeyError):
@@ -41,7 +40,7 @@ class UnknownCard(KeyError):
 def _deck(game_slug: str):
     if game_slug not in GAMES:
         raise UnknownCard(f"no card art for game {game_slug!r}")
-    return import_module(f"{__name__}.{game_slug}")
+    return import_module(f"games.kinds.{game_slug}.art")
 
 
 def codes(game_slug: str) -> list[str]:
@@ -69,13 +68,12 @@ def card_svg(game_slug: str, code: str, label: str) -> str:
 
 
 def back_variants(game_slug: str) -> tuple[str, ...]:
-    _deck(game_slug)
-    return _BACK_VARIANTS[game_slug]
+    return tuple(_deck(game_slug).BACK_VARIANTS)
 
 
 def back_svg(game_slug: str, variant: str = "", label: str = "Face-down card") -> str:
     deck = _deck(game_slug)
-    if variant not in _BACK_VARIANTS[game_slug]:
+    if variant not in deck.BACK_VARIANTS:
         raise UnknownCard(f"{game_slug}: no card back {variant!r}")
     return document(label, deck.back(variant))
 

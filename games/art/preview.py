@@ -15,13 +15,6 @@ from pathlib import Path
 
 from . import GAMES, back_svg, back_variants, card_svg, codes, default_label, legend
 
-TITLES = {
-    "felix": "Felix: The Cat in the Sack",
-    "smoking_cat": "Smoking Cat",
-    "bon_appetit": "Bon Appétit!",
-    "cats_and_dogs": "Come Cani e Gatti",
-}
-
 STYLE = """
 body { margin: 0; background: #23382c; color: #fdf6e7; font-family: sans-serif; }
 section { padding: 16px 20px 24px; }
@@ -54,7 +47,7 @@ def section(slug: str) -> str:
     small = "".join(card_svg(slug, code, default_label(slug, code)) for code in codes(slug))
     entries = "".join(f"<div>{svg}<span>{escape(text)}</span></div>" for svg, text in legend(slug))
     return (
-        f'<section id="{slug}"><h2>{escape(TITLES[slug])}</h2>'
+        f'<section id="{slug}"><h2>{escape(slug)}</h2>'
         f'<div class="cards">{cards}{backs}</div>'
         f'<h3>At 60 px</h3><div class="small">{small}</div>'
         + (f'<h3>Legend</h3><div class="legend">{entries}</div>' if entries else "")

@@ -1,5 +1,5 @@
 """Indexes of the public lists (issue 17): the game archive pages by start time, in all
-games and in one league, and the players' list by name (``admin_ui.public.paging``); the
+games and in one league, and the players' list by name (``web.paging``); the
 league list counts each league's finished games.
 
 The search by name walks the name index and tests each name (``bench.pages``: 10 to 25 ms

@@ -23,9 +23,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from games.engines import bon_appetit, cats_and_dogs, felix, smoking_cat
 from games.engines.base import Rules
-from games.engines.cats_and_dogs_data import ANIMALS, HAND_SIZE, action_deck, food_deck
+from games.kinds.bon_appetit import engine as bon_appetit
+from games.kinds.cats_and_dogs import engine as cats_and_dogs
+from games.kinds.cats_and_dogs.data import ANIMALS, HAND_SIZE, action_deck, food_deck
+from games.kinds.felix import engine as felix
+from games.kinds.smoking_cat import engine as smoking_cat
 
 Outcomes = list[tuple[int, float]]
 

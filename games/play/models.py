@@ -169,7 +169,7 @@ class Game(models.Model):
             # The bot's recovery looks at the games that ended lately.
             models.Index(fields=["finished_at"], name="game_finished_at"),
             # The public archive pages games that started, newest first, by keyset
-            # (``admin_ui.public.paging``): everywhere, and in one league.
+            # (``web.paging``): everywhere, and in one league.
             models.Index(
                 fields=["-started_at", "-id"],
                 condition=Q(started_at__isnull=False),

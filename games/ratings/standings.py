@@ -64,7 +64,7 @@ def table(
 ) -> list[Row]:
     """The standings of one game in a league, all-time or in a season, best first; the
     first ``limit`` rows only, if given (a league of thousands shows its top and pages the
-    rest through ``admin_ui.public.players.leaderboard``).
+    rest through ``web.players.leaderboard``).
 
     Rating: all-time, the current league rating; in a season, the player's rating of that
     season, which starts afresh with the season (the all-time rating runs on). Games, wins

@@ -1,7 +1,8 @@
 """Each game's full rules, as players read them on the site, in every language.
 
-The rules are documents, not code: ``<slug>/<language>.md`` beside this module, one per
-language, in a small subset of Markdown that the parser below reads:
+The rules are documents, not code: ``rules/<language>.md`` in each game's package
+(``games.kinds.<slug>``), one per language, in a small subset of Markdown that the parser
+below reads:
 
     # The game's name
     > A one-line summary.
@@ -28,7 +29,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-HERE = Path(__file__).parent
+# Found by the packages' layout: the catalog, which knows the packages, sits above this.
+KINDS = Path(__file__).resolve().parent.parent / "kinds"
 DEFAULT_LANGUAGE = "en"
 
 _CLAUSE = re.compile(r"^(?P<indent> *)- (?P<id>[A-Z]\d+[a-z]?)\. (?P<text>.*)$")
@@ -72,27 +74,33 @@ class Document:
 
 def slugs() -> list[str]:
     """The games that have a rules document."""
-    return sorted(p.name for p in HERE.iterdir() if (p / f"{DEFAULT_LANGUAGE}.md").exists())
+    return sorted(p.parent.parent.name for p in KINDS.glob(f"*/rules/{DEFAULT_LANGUAGE}.md"))
 
 
 def languages(slug: str) -> list[str]:
-    return sorted(p.stem for p in (HERE / slug).glob("*.md"))
+    return sorted(p.stem for p in _folder(slug).glob("*.md"))
 
 
-def document(slug: str, language: str) -> Document | None:
+def document(slug: str, language: str, package: Path | None = None) -> Document | None:
     """A game's rules in ``language`` (``pt-br`` reads ``pt``), else in English; None for a
-    game without rules here."""
+    game without rules here. ``package``: the game's folder when it is not under
+    ``games/kinds`` (the catalog's ``GameKind.directory``)."""
     base = (language or DEFAULT_LANGUAGE).split("-")[0].lower()
+    folder = (package / "rules") if package else _folder(slug)
     for code in (base, DEFAULT_LANGUAGE):
-        if (HERE / slug / f"{code}.md").is_file():
-            return _read(slug, code)
+        if (folder / f"{code}.md").is_file():
+            return _read(slug, code, folder)
     return None
 
 
+def _folder(slug: str) -> Path:
+    return KINDS / slug / "rules"
+
+
 @cache
-def _read(slug: str, language: str) -> Document:
+def _read(slug: str, language: str, folder: Path) -> Document:
     # The documents never change while the process runs.
-    path = HERE / slug / f"{language}.md"
+    path = folder / f"{language}.md"
     return parse(path.read_text(encoding="utf-8"), slug=slug, language=language)
 
 

@@ -114,7 +114,7 @@ def contrast(a: str, b: str) -> float:
 
 @pytest.mark.parametrize("slug", art.GAMES)
 def test_text_colours_pass_wcag_aa(slug):
-    deck = import_module(f"games.art.{slug}")
+    deck = import_module(f"games.kinds.{slug}.art")
     assert deck.TEXT_COLOURS
     for fg, bg in deck.TEXT_COLOURS:
         assert contrast(fg, bg) >= 4.5, (fg, bg, round(contrast(fg, bg), 2))
@@ -123,7 +123,7 @@ def test_text_colours_pass_wcag_aa(slug):
 def test_every_text_on_a_card_uses_a_checked_colour():
     """Text fills come from the TEXT_COLOURS lists, so the contrast test covers them."""
     for slug in art.GAMES:
-        deck = import_module(f"games.art.{slug}")
+        deck = import_module(f"games.kinds.{slug}.art")
         checked = {fg.lower() for fg, _bg in deck.TEXT_COLOURS}
         for code in art.codes(slug):
             svg = art.card_svg(slug, code, "x")

@@ -4,11 +4,10 @@ engine's ``RULES`` and every card code found in any seat's view must have art.""
 from __future__ import annotations
 
 import random
-from importlib import import_module
 
 import pytest
 
-from games import art
+from games import art, catalog
 
 SEEDS = range(6)
 MAX_STEPS = 1500  # enough to see every card; Smoking Cat's match word runs much longer
@@ -53,7 +52,7 @@ SEEN = {
 
 
 def play(slug: str, seed: int, n_players: int) -> set[str]:
-    rules = import_module(f"games.engines.{slug}").RULES
+    rules = catalog.get(slug).rules
     rng = random.Random(seed)
     state = rules.setup(n_players, seed)
     seen: set[str] = set()
@@ -70,7 +69,7 @@ def play(slug: str, seed: int, n_players: int) -> set[str]:
 
 @pytest.mark.parametrize("slug", art.GAMES)
 def test_every_card_an_engine_shows_has_art(slug):
-    rules = import_module(f"games.engines.{slug}").RULES
+    rules = catalog.get(slug).rules
     seen: set[str] = set()
     for seed in SEEDS:
         for n in range(rules.min_players, rules.max_players + 1):
@@ -83,8 +82,10 @@ def test_every_card_an_engine_shows_has_art(slug):
 
 
 def test_the_decks_match_the_engines_card_lists():
-    from games.engines import bon_appetit, felix, smoking_cat
-    from games.engines.cats_and_dogs_data import ACTION_CARDS, ANIMALS, food_deck
+    from games.kinds.bon_appetit import engine as bon_appetit
+    from games.kinds.cats_and_dogs.data import ACTION_CARDS, ANIMALS, food_deck
+    from games.kinds.felix import engine as felix
+    from games.kinds.smoking_cat import engine as smoking_cat
 
     assert set(felix.SET) <= set(art.codes("felix"))
     assert art.codes("smoking_cat") == list(smoking_cat.CODES)  # 32 cards, engine order
@@ -95,7 +96,7 @@ def test_the_decks_match_the_engines_card_lists():
 
 
 def test_cats_and_dogs_animals_show_their_names():
-    from games.engines.cats_and_dogs_data import ANIMALS
+    from games.kinds.cats_and_dogs.data import ANIMALS
 
     for i, animal in enumerate(ANIMALS):
         assert f">{animal.name}</text>" in art.card_svg("cats_and_dogs", f"animal:{i}", "x")

@@ -21,10 +21,10 @@ from collections import Counter
 from django.utils import translation
 
 from bot.models import ChatSettings
-from bot.render import cats_and_dogs as cd_render
 from bot.screens import RECENT_MOVES
 from games import catalog
 from games.engines import visible_to
+from games.kinds.cats_and_dogs import telegram as cd_render
 from games.play.models import Move, MoveStatus, Player, Seat
 
 TOKENS = {
@@ -106,7 +106,7 @@ class Knowledge:
                     )
 
     def smoking_cat(self) -> None:
-        from games.engines.smoking_cat import mask_codes
+        from games.kinds.smoking_cat.engine import mask_codes
 
         st, s = self.state, self.seat
         hidden = set()

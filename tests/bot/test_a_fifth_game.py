@@ -1,8 +1,13 @@
-"""Adding a game is one new module plus one catalog entry: a game that exists only in the
-tests (``fake_game``) shows up in /new, the lobby, the table, the rules page and the admin
-once it is registered, with no other file touched."""
+"""Adding a game is one package: a game that exists only in the tests (``tests/cat_nap``,
+laid out as the real games' packages in ``games/kinds``) is installed the way the catalog
+installs a real one, and then shows up in /new, the lobby, the table in Telegram and in
+the browser, the rules page, the archive's filter and the admin, with no other file of the
+project naming it."""
 
 import dataclasses
+import subprocess
+from importlib import import_module
+from pathlib import Path
 
 import pytest
 from django.contrib import admin
@@ -13,7 +18,6 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from admin_ui import results
-from admin_ui.templatetags.web import scoring
 from games import catalog
 from games.capabilities import Scoring
 from games.leagues.models import League
@@ -24,32 +28,53 @@ from games.play.models import Game, GameStatus, Player, Seat
 from games.play.result import Termination
 from games.play.table import Table as GameTable
 from games.ratings import standings
-from tests.bot import fake_game
 from tests.bot.play import Table
+from tests.cat_nap import capabilities
 from tests.factories import LeagueFactory
+from tests.web.browser import chromium, page  # noqa: F401  (the browser fixtures)
 from tests.web.seed import _on_commit, players
+from tests.web.tables import play_by_clicking, start_from_home
+from web.templatetags.web import scoring
 
-CAT_NAP = catalog.GameKind(
-    slug="cat_nap",
-    name="Cat Nap",
-    short_name="Nap",
-    emoji="💤",
-    engine="tests.bot.fake_game",
-    computers="tests.bot.fake_game",
-    renderers={catalog.TELEGRAM: "tests.bot.fake_game"},
-    aliases=("nap",),
-    turn_seconds=20,
-    summary=("Nap or purr; the sleepiest cat wins.",),
-    interpretations=(("N1", "Purring is allowed at any time."),),
-    private_hands=False,
-)
+PACKAGE = "tests.cat_nap"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def cat_nap():
-    catalog.register(CAT_NAP)
-    yield CAT_NAP
-    catalog.unregister(CAT_NAP.slug)
+    kind = catalog.install(PACKAGE)
+    yield kind
+    catalog.unregister(kind.slug)
+
+
+def test_no_file_outside_the_package_and_this_test_names_the_fifth_game():
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if listed.returncode == 0:
+        files = listed.stdout.split()
+    else:  # a copy of the tree that is no git checkout: every file but the tools' own
+        skip = {".git", ".venv", "var", "staticfiles", "test-artifacts", "__pycache__"}
+        found = (p.relative_to(ROOT) for p in ROOT.rglob("*") if p.is_file())
+        files = [f.as_posix() for f in found if not skip & set(f.parts)]
+    here = Path(__file__).resolve().relative_to(ROOT).as_posix()
+    package = PACKAGE.replace(".", "/") + "/"
+    naming = [
+        name
+        for name in files
+        if not name.startswith(package)
+        and name != here
+        and (ROOT / name).is_file()
+        and any(
+            word in (ROOT / name).read_bytes().lower()
+            for word in (b"cat_nap", b"cat nap", b"catnap")
+        )
+    ]
+    assert naming == []
+    assert PACKAGE not in catalog.PACKAGES  # not in the product: the test installs it
 
 
 def test_the_fifth_game_is_offered_by_new_and_played_through_the_bot(cat_nap, telegram, recorder):
@@ -78,27 +103,57 @@ def test_the_fifth_game_is_offered_by_new_and_played_through_the_bot(cat_nap, te
 
 
 def test_the_fifth_game_has_its_rules_and_admin_pages(cat_nap, admin_client, client):
-    assert 'id="cat_nap"' in client.get(reverse("web:rules")).content.decode()
-    page = client.get(reverse("web:rules-game", args=["cat_nap"])).content.decode()
-    assert 'id="N1"' in page and "Purring is allowed at any time." in page
+    index = client.get(reverse("web:rules")).content.decode()
+    assert 'id="cat_nap"' in index
+    html = client.get(reverse("web:rules-game", args=["cat_nap"])).content.decode()
+    # The package's own rules document, with the catalog entry's interpretation beside it.
+    assert "On your turn, nap (one nap more) or purr" in html
+    assert 'id="N1"' in html and "Purring is allowed at any time." in html
     changelist = admin_client.get(reverse("admin:games_game_changelist"))
     assert "Cat Nap" in changelist.content.decode()  # the game filter offers it
 
 
+@pytest.mark.services
+@pytest.mark.slow
+def test_the_fifth_game_is_played_to_the_end_at_the_web_table(
+    cat_nap,
+    page,  # noqa: F811  (the browser fixture imported above)
+    live_server,
+    transactional_db,
+    client,
+):
+    # Offered by /play/ like the others; its board and style come from its package.
+    start_from_home(page, live_server.url, "cat_nap", computers=1)
+    page.wait_for_selector(".board.nap")
+    style = page.request.get(live_server.url + "/static/web/tables/cat_nap.css")
+    assert style.ok and ".board.nap" in style.text()
+    assert play_by_clicking(page, max_clicks=20) >= 3  # three rounds, one nap or purr each
+    game = Game.objects.get(game_type="cat_nap")
+    assert game.status == GameStatus.FINISHED and len(game.outcome.scores) == 2
+    assert page.locator(".final").count() == 1
+    assert not page.problems, page.problems
+    # The archive's filter offers the game and finds the finished table.
+    archive = client.get(reverse("web:games")).content.decode()
+    assert '<option value="cat_nap">Cat Nap</option>' in archive
+    found = client.get(reverse("web:games") + "?game=cat_nap").content.decode()
+    assert reverse("web:game", args=[game.pk]) in found
+    assert client.get(reverse("web:game", args=[game.pk])).status_code == 200  # its replay
+
+
 # --- Capabilities (issue 23): what a game adds to the generic code, or the defaults --------
 # The same game declaring every capability: its moves, scoring, league option and progress
-# live in its own module (``fake_game``), and the generic code calls them.
+# live in its own package (``tests/cat_nap/capabilities.py``), and the generic code calls them.
 CAT_NAP_CLUB = dataclasses.replace(
-    CAT_NAP,
+    import_module(PACKAGE).KIND,  # the same game, not installed
     slug="cat_nap_club",
     name="Cat Nap Club",
     short_name="Club",
     aliases=("napclub",),
     interpretations=(("N2", "A moderator may wake a napping cat; the game ends at once."),),
-    moderator_moves=(fake_game.WAKE,),
-    scoring=fake_game.SCORING,
-    league_options=fake_game.LEAGUE_OPTIONS,
-    progress=fake_game.PROGRESS,
+    moderator_moves=(capabilities.WAKE,),
+    scoring=capabilities.SCORING,
+    league_options=capabilities.LEAGUE_OPTIONS,
+    progress=capabilities.PROGRESS,
 )
 
 
@@ -174,8 +229,8 @@ def test_a_game_that_declares_capabilities_gets_them_called(cat_nap_club, waker,
     (match,) = standings.running_matches(league)
     assert (match.heading, match.target) == ("Cat naps in progress", "ZZZ")
     assert [line.marks for line in sorted(match.seats, key=lambda s: s.number)] == ["Z", ""]
-    page = client.get(reverse("web:league", args=[league.slug])).content.decode()
-    assert "Cat naps in progress" in page and "Lullaby" in page and "PURR" in page
+    html = client.get(reverse("web:league", args=[league.slug])).content.decode()
+    assert "Cat naps in progress" in html and "Lullaby" in html and "PURR" in html
     # The moderator's move: the permission it names, the game's own refusal, then the
     # processor applies it through the game, which ends (N2) with its termination.
     assert moderation.permission("wake") == "games.wake_cats"

@@ -10,16 +10,19 @@ from django.conf import settings
 from bot.models import ChatSettings
 from tests.bot.play import Table, felix_table
 
+APPS = ("bot", "games", "admin_ui", "web")
 CATALOGUES = sorted(
     p
-    for app in ("bot", "games", "admin_ui")
+    for app in APPS
     for p in (Path(settings.BASE_DIR) / app / "locale").glob("*/LC_MESSAGES/django.po")
 )
 
 
 def test_there_are_italian_and_portuguese_catalogues_for_every_app():
     found = {(p.parts[-5], p.parts[-3]) for p in CATALOGUES}
-    assert found == {(app, lang) for app in ("bot", "games", "admin_ui") for lang in ("it", "pt")}
+    assert found == {
+        (app, lang) for app in ("bot", "games", "admin_ui", "web") for lang in ("it", "pt")
+    }
 
 
 def test_a_string_reads_the_same_in_every_app():

@@ -6,8 +6,8 @@ import random
 
 from bench.arena import play, win_rate
 from games.computers import RandomStrategy, act
-from games.computers.bon_appetit import STRATEGIES
-from games.engines.bon_appetit import RULES
+from games.kinds.bon_appetit.computers import STRATEGIES
+from games.kinds.bon_appetit.engine import RULES
 
 
 def test_B15_heuristic_flips_whenever_it_must_act():

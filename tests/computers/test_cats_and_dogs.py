@@ -10,15 +10,15 @@ from pathlib import Path
 
 from bench.arena import play
 from games.computers import RandomStrategy, act
-from games.computers.cats_and_dogs import (
+from games.kinds.cats_and_dogs.computers import (
     STRATEGIES,
     game_rollout,
     playout_action,
     playout_card,
     playout_id,
 )
-from games.engines.cats_and_dogs import CARD_NAMES, RULES
-from games.engines.cats_and_dogs_data import ANIMALS
+from games.kinds.cats_and_dogs.data import ANIMALS
+from games.kinds.cats_and_dogs.engine import CARD_NAMES, RULES
 
 R = RULES
 HEURISTIC = STRATEGIES["heuristic"]
@@ -205,7 +205,7 @@ def test_playouts_on_the_fast_path_end_as_on_the_string_path():
 
 def test_playouts_build_no_events_nor_action_strings(monkeypatch):
     """The playout path never reaches the code that builds events or names actions."""
-    import games.engines.cats_and_dogs as engine
+    import games.kinds.cats_and_dogs.engine as engine
 
     def refuse(*args, **kwargs):
         raise AssertionError("a playout built an event or an action string")
@@ -224,8 +224,8 @@ def test_playouts_do_not_depend_on_the_process_hash_seed():
     changes with PYTHONHASHSEED."""
     script = (
         "import json, random\n"
-        "from games.engines.cats_and_dogs import RULES as R\n"
-        "from games.computers.cats_and_dogs import game_rollout\n"
+        "from games.kinds.cats_and_dogs.engine import RULES as R\n"
+        "from games.kinds.cats_and_dogs.computers import game_rollout\n"
         "out = []\n"
         "for n in (2, 4, 6):\n"
         "    for seed in range(8):\n"

@@ -8,8 +8,8 @@ import pytest
 
 from bench.arena import play, win_rate
 from games.computers import RandomStrategy, act
-from games.computers.felix import HEURISTIC, STRATEGIES, row_value
-from games.engines.felix import RULES, SET
+from games.kinds.felix.computers import HEURISTIC, STRATEGIES, row_value
+from games.kinds.felix.engine import RULES, SET
 
 
 def without(card: str) -> list[str]:

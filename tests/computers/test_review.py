@@ -6,7 +6,6 @@ import copy
 import random
 
 from games.computers import act
-from games.computers.felix import HEURISTIC, STRATEGIES
 from games.computers.review import (
     BLUNDER,
     MISTAKE,
@@ -17,7 +16,8 @@ from games.computers.review import (
     summary,
 )
 from games.engines.base import observations
-from games.engines.felix import ORDER, RULES
+from games.kinds.felix.computers import HEURISTIC, STRATEGIES
+from games.kinds.felix.engine import ORDER, RULES
 
 SEARCH = STRATEGIES["hard"]
 SEED = 7

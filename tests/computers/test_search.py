@@ -12,14 +12,14 @@ from games.computers import RandomStrategy, act, needs_history, strategies
 from games.computers.levels import Weakened
 from games.computers.search import HARD_LIMIT, SearchStrategy
 from games.engines import observations
-from games.engines.cats_and_dogs import RULES as CATS_AND_DOGS
-from games.engines.felix import RULES as FELIX
-from games.engines.smoking_cat import RULES as SMOKING_CAT
+from games.kinds.cats_and_dogs.engine import RULES as CATS_AND_DOGS
+from games.kinds.felix.engine import RULES as FELIX
+from games.kinds.smoking_cat.engine import RULES as SMOKING_CAT
 
 GAMES = {
-    "felix": (FELIX, 4, "games.computers.felix"),
-    "smoking_cat": (SMOKING_CAT, 4, "games.computers.smoking_cat"),
-    "cats_and_dogs": (CATS_AND_DOGS, 4, "games.computers.cats_and_dogs"),
+    "felix": (FELIX, 4, "games.kinds.felix.computers"),
+    "smoking_cat": (SMOKING_CAT, 4, "games.kinds.smoking_cat.computers"),
+    "cats_and_dogs": (CATS_AND_DOGS, 4, "games.kinds.cats_and_dogs.computers"),
 }
 NAMES = sorted(GAMES)
 
@@ -83,7 +83,7 @@ def test_search_is_deterministic_for_a_seed_with_an_iteration_budget(name):
 def test_search_runs_the_iteration_count_of_its_table_size():
     """An iteration budget given per table size: a 4-player table runs its own count (in
     whole rounds of the candidates), whatever the other sizes get."""
-    hard = strategies("games.computers.cats_and_dogs")["hard"]
+    hard = strategies("games.kinds.cats_and_dogs.computers")["hard"]
     assert isinstance(hard.iterations, dict) and set(hard.iterations) == set(range(2, 7))
     state, events, seat = position(CATS_AND_DOGS, 4, 4, 6)
     view, legal = CATS_AND_DOGS.view(state, seat), CATS_AND_DOGS.legal_actions(state, seat)
@@ -147,7 +147,7 @@ def test_easy_lapses_sometimes_but_always_plays_legally(name):
 
 
 def test_smoking_cat_easy_never_throws_down_by_lapse():
-    easy = strategies("games.computers.smoking_cat")["easy"]
+    easy = strategies("games.kinds.smoking_cat.computers")["easy"]
     assert easy.allowed("throw") is False and easy.allowed("play:LO")
 
 
@@ -167,7 +167,7 @@ def test_search_without_the_history_it_needs_plays_the_heuristic(name):
 
 def test_search_with_full_trust_in_its_heuristic_plays_the_heuristic():
     """``trust``: the fallback's move stands unless beaten by that many standard errors."""
-    found = strategies("games.computers.cats_and_dogs")
+    found = strategies("games.kinds.cats_and_dogs.computers")
     stubborn = found["hard"].with_budget(0.2, iterations=60)
     stubborn.trust = 1e9
     for seed in range(3):

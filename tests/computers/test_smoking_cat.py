@@ -7,8 +7,8 @@ import random
 
 from bench.arena import play, win_rate
 from games.computers import RandomStrategy
-from games.computers.smoking_cat import HEURISTIC, STRATEGIES, hopeless
-from games.engines.smoking_cat import RULES
+from games.kinds.smoking_cat.computers import HEURISTIC, STRATEGIES, hopeless
+from games.kinds.smoking_cat.engine import RULES
 
 
 def view(hand: str, trick=(), points=(0, 0, 0, 0), seat=0) -> dict:
@@ -79,7 +79,7 @@ def choose_pass(state, seat: int) -> list[str]:
 
 def deck_with_hand0(hand: str) -> list[str]:
     """A deck (dealer 3) that deals ``hand`` to seat 0 and the rest to the others."""
-    from games.engines.smoking_cat import CODES
+    from games.kinds.smoking_cat.engine import CODES
 
     mine = hand.split()
     rest = [c for c in CODES if c not in mine]

@@ -16,7 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines import IllegalAction, Termination
-from games.engines.bon_appetit import CARD_NAMES, DECKS, RULES, TOKENS, BonAppetitState, deck_cards
+from games.kinds.bon_appetit.engine import (
+    CARD_NAMES,
+    DECKS,
+    RULES,
+    TOKENS,
+    BonAppetitState,
+    deck_cards,
+)
 from tests.engines.harness import MAX_STATE_BYTES, playout, replay
 
 GAMES = 2000  # random games per player count for I1/I2 (about 3 ms each)
@@ -492,7 +499,7 @@ def naive_key(state: BonAppetitState) -> str:
 def reference_end(state: BonAppetitState, limit: int = 5000) -> tuple[str, int]:
     """How B13 and a plain reading of B13a end a table: flips under B6-B13 alone (the
     engine's ``_flip``), comparing each position with every one since the deal."""
-    from games.engines import bon_appetit as engine
+    from games.kinds.bon_appetit import engine as engine
 
     state = RULES.clone(state)
     if state.end is not None:
@@ -587,7 +594,7 @@ def test_B13a_flips_are_capped_on_a_stacked_deal(monkeypatch):
     """However a table is stacked, a game ends after at most MAX_FLIPS flips, as B13a
     ends one: at once, the common pile (and a chase) belonging to nobody, B14 ranking.
     Here a long table of cheese and mice that would take 80 flips to run dry."""
-    from games.engines import bon_appetit as engine
+    from games.kinds.bon_appetit import engine as engine
 
     assert 380 * 5 <= engine.MAX_FLIPS <= 10_000  # well above any shuffled game
     monkeypatch.setattr(engine, "MAX_FLIPS", 26)
@@ -614,7 +621,7 @@ def test_B13a_flips_are_capped_on_a_stacked_deal(monkeypatch):
 @settings(deadline=None, max_examples=60)
 @given(st.lists(st.text(alphabet="CK123", max_size=15), min_size=2, max_size=6), st.data())
 def test_B13a_every_stacked_table_ends_within_the_flip_cap(piles, data):
-    from games.engines import bon_appetit as engine
+    from games.kinds.bon_appetit import engine as engine
 
     state = table(*piles, center=data.draw(st.sampled_from("CK123")))
     while RULES.to_act(state):

@@ -18,14 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines import IllegalAction
-from games.engines.cats_and_dogs import RULES
-from games.engines.cats_and_dogs_data import (
+from games.kinds.cats_and_dogs.data import (
     ACTION_CARDS,
     ANIMALS,
     FOOD_COPIES,
     action_deck,
     food_deck,
 )
+from games.kinds.cats_and_dogs.engine import RULES
 from tests.engines.harness import playout, replay
 
 R = RULES

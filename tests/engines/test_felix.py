@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines import IllegalAction, visible_to
-from games.engines.felix import CATS, RULES, SET, cat_points, chase
+from games.kinds.felix.engine import CATS, RULES, SET, cat_points, chase
 from tests.engines.harness import MAX_STATE_BYTES, playout, replay
 
 PUBLIC_KEYS = {

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines import MAX_ACTION_BYTES, observations, utilities
-from games.engines.cats_and_dogs import RULES as CATS_AND_DOGS
-from games.engines.felix import RULES as FELIX
-from games.engines.smoking_cat import RULES as SMOKING_CAT
+from games.kinds.cats_and_dogs.engine import RULES as CATS_AND_DOGS
+from games.kinds.felix.engine import RULES as FELIX
+from games.kinds.smoking_cat.engine import RULES as SMOKING_CAT
 
 GAMES = {
     "felix": (FELIX, (3, 4, 5)),
@@ -188,7 +188,7 @@ def test_smoking_cat_determinization_matches_the_seats_view(position, sample_see
     if checked:
         rules, state, _, seat = checked
         # S8: a seat that did not follow a suit holds none of it in any sample.
-        from games.engines.smoking_cat import read_deal, this_deal
+        from games.kinds.smoking_cat.engine import read_deal, this_deal
 
         history = observations(position[2], seat)
         _, voids, _ = read_deal(this_deal(history))

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines import IllegalAction, Termination
-from games.engines import smoking_cat as sc
-from games.engines.smoking_cat import RULES
+from games.kinds.smoking_cat import engine as sc
+from games.kinds.smoking_cat.engine import RULES
 from tests.engines.harness import check_step, playout, replay
 
 ALL_CODES = set(sc.CODES)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engines.smoking_cat import RULES
+from games.kinds.smoking_cat.engine import RULES
 
 FIXTURE_PATH = Path(__file__).parent / "fixtures" / "smoking_cat_old_passes.json"
 FIXTURE = json.loads(FIXTURE_PATH.read_text())

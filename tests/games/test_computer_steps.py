@@ -16,7 +16,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from games import catalog
-from games.capabilities.smoking_cat import AWARD_LETTER
+from games.kinds.smoking_cat.capabilities import AWARD_LETTER
 from games.play import processing, services, tasks
 from games.play.models import Game, GameStatus, Move, MoveSource, MoveStatus, Seat
 from games.play.replay import matches_stored_state

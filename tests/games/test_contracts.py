@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from admin_ui.public.tables import WebTable
 from bot.render import TelegramRenderer
 from games import catalog
 from games.engines import Engine
 from games.narration import Narration
+from web.tables import WebTable
 
 KINDS = catalog.all_games()
 

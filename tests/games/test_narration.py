@@ -13,13 +13,24 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from admin_ui.public.tables import event_text
 from bot.render.common import Ctx
 from games import catalog, narration
 from tests.engines.test_search_api import random_game
+from web.tables import event_text
 
 GAMES = 200
 ROOT = Path(settings.BASE_DIR)
+KINDS = ROOT / "games" / "kinds"
+
+
+def front_end_files(app: str, pattern: str) -> list[Path]:
+    """An app's files, with the games' modules and templates for that front-end (a game's
+    ``telegram`` module is the bot's, its ``web`` module and templates the web's)."""
+    own = {"bot": ["*/telegram.py"], "web": ["*/web.py", "*/templates/**/*.html"], "admin_ui": []}
+    own = own[app]
+    found = list((ROOT / app).rglob(pattern))
+    suffix = pattern.rsplit(".", 1)[-1]
+    return found + [p for glob in own if glob.endswith(suffix) for p in KINDS.glob(glob)]
 
 
 def random_games(slug: str, games: int, max_steps: int = 400):
@@ -63,7 +74,7 @@ def test_the_bot_and_the_web_tell_every_event_of_200_games_alike(slug, monkeypat
 
 def narration_sentences() -> set[str]:
     found = set()
-    for path in (ROOT / "games" / "narration").glob("*.py"):
+    for path in [*(ROOT / "games" / "narration").glob("*.py"), *KINDS.glob("*/narration.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             if (
                 isinstance(node, ast.Call)
@@ -77,8 +88,8 @@ def narration_sentences() -> set[str]:
 def test_no_front_end_keeps_an_event_sentence_of_its_own():
     sentences = narration_sentences()
     assert len(sentences) > 40
-    for app in ("bot", "admin_ui"):
-        for path in (ROOT / app).rglob("*.py"):
+    for app in ("bot", "admin_ui", "web"):
+        for path in front_end_files(app, "*.py"):
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.Constant) and node.value in sentences:
                     pytest.fail(f"{path.relative_to(ROOT)} tells {node.value!r} itself")
@@ -90,11 +101,11 @@ def test_every_sentence_is_translated_once_in_the_games_catalogue(language):
     games_po = polib.pofile(str(ROOT / f"games/locale/{language}/LC_MESSAGES/django.po"))
     translated = {e.msgid for e in games_po.translated_entries()}
     assert sentences <= translated, sentences - translated
-    for app in ("bot", "admin_ui"):
+    for app in ("bot", "admin_ui", "web"):
         # Only a template's own use of a sentence keeps a copy in its app (a final
         # screen that says why the game ended, as the event did).
         po = polib.pofile(str(ROOT / f"{app}/locale/{language}/LC_MESSAGES/django.po"))
-        templates = " ".join(p.read_text() for p in (ROOT / app).rglob("*.html"))
+        templates = " ".join(p.read_text() for p in front_end_files(app, "*.html"))
         assert all(e.msgid in templates for e in po if e.msgid in sentences), app
     with translation.override(language):
         line = narration.line(

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games import catalog
-from games.capabilities.smoking_cat import AWARD_LETTER, REMOVE_LETTER
+from games.kinds.smoking_cat.capabilities import AWARD_LETTER, REMOVE_LETTER
 from games.play import processing, services, tasks
 from games.play.models import (
     AbortReason,

@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 
 from games import catalog
-from games.engines.bon_appetit import CARD_NAMES, RULES
-from games.narration import bon_appetit as told
+from games.kinds.bon_appetit import narration as told
+from games.kinds.bon_appetit.engine import CARD_NAMES, RULES
 from games.play.models import Game, GameStatus
 from games.play.result import Result, Termination
 

@@ -5,9 +5,9 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core.cache import cache
 
-from admin_ui.public import renders
 from tests.web.browser import chromium, page  # noqa: F401  (fixtures for every web test)
 from tests.web.seed import seed_league
+from web import renders
 
 MODERATION_PERMISSIONS = ["ban_player", "abort_game", "replace_seat", "flag_game", "adjust_letters"]
 # What a staff account needs to see the lists the actions run from.

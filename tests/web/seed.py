@@ -11,7 +11,7 @@ from django.test import TestCase
 from django.utils import timezone
 
 from games import catalog
-from games.capabilities.smoking_cat import AWARD_LETTER
+from games.kinds.smoking_cat.capabilities import AWARD_LETTER
 from games.leagues.models import League
 from games.play import services
 from games.play.models import AbortReason, Game, GameStatus, Player, Seat

@@ -3,9 +3,9 @@ the web table and in Telegram, in the reader's language."""
 
 from django.utils import translation
 
-from admin_ui.public.tables import event_text
-from bot.render import bon_appetit as telegram
 from bot.render.common import Ctx
+from games.kinds.bon_appetit import telegram
+from web.tables import event_text
 
 
 def test_B13a_the_end_of_a_looping_table_is_told_in_words():

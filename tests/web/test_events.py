@@ -16,9 +16,9 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from admin_ui.public import changes, notify, renders
 from games.play.models import Game
 from games.play.table import Table
+from web import changes, notify, renders
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the hub reads from its own thread
 

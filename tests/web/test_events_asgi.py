@@ -13,14 +13,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from admin_ui.public import events, notify
-from admin_ui.public.tables import change_token
 from games import catalog
 from games.play.models import Game, GameStatus
 from games.play.replay import applied_moves, views
 from tests.web.asgi import asgi_server  # noqa: F401  (fixture)
 from tests.web.sse import EventReader
 from tests.web.test_play import ACTION, CODE, move, new_table, strings
+from web import events, notify
+from web.tables import change_token
 
 
 def test_waiting_streams_hold_no_thread_each(asgi_server, settings):  # noqa: F811

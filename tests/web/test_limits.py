@@ -1,6 +1,6 @@
-"""The public site's limits (admin_ui/limits.py): tables created per session and per
+"""The public site's limits (web/limits.py): tables created per session and per
 address, long polls open at once per address, hard computers of visitors not signed in;
-and the client address, believed from trusted proxies only (admin_ui/clients.py). A limit
+and the client address, believed from trusted proxies only (web/clients.py). A limit
 reached is a 429 with a message (the form again, or JSON), and nothing is created."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from django.core.cache import cache
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from admin_ui import clients
 from games.play import services
 from games.play.models import Game, Seat
 from tests.web.test_play import init_data
+from web import clients
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -126,7 +126,7 @@ def table(client: Client) -> Game:
 
 def held_poll(address: str):
     """A long poll of ``address`` in progress: its slot, entered and not yet left."""
-    from admin_ui import limits
+    from web import limits
 
     request = RequestFactory().get("/", REMOTE_ADDR=address)
     slot = limits.live_connection(request)
@@ -158,7 +158,7 @@ def test_a_poll_that_fails_gives_its_place_back(settings):
 
 
 def test_the_place_of_a_poll_whose_process_died_frees_itself(settings, monkeypatch):
-    from admin_ui import limits
+    from web import limits
 
     settings.LIVE_CONNECTIONS_PER_ADDRESS = 1
     monkeypatch.setattr(limits, "LIVE_GRACE_SECONDS", 0.2)
@@ -175,7 +175,7 @@ def test_the_place_of_a_poll_whose_process_died_frees_itself(settings, monkeypat
 
 # -- the client address ---------------------------------------------------------------------
 def address(remote: str, forwarded: str | None = None) -> str:
-    from admin_ui.clients import client_address
+    from web.clients import client_address
 
     headers = {"REMOTE_ADDR": remote}
     if forwarded is not None:
@@ -235,7 +235,7 @@ def test_the_limits_message_is_in_the_visitors_language(settings, language, said
 # -- many polls at once, on each cache backend --------------------------------------------
 def polls_at_once(n: int, limit: int) -> int:
     """How many of ``n`` long polls from one address, arriving together, get a place."""
-    from admin_ui import limits
+    from web import limits
 
     gate = threading.Barrier(n)
     got: list[bool] = []

@@ -16,11 +16,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from admin_ui import limits
-from admin_ui.public import changes, notify
 from games.play import services
 from games.play.models import Game
 from games.play.table import Table
+from web import changes, limits, notify
 
 
 @pytest.fixture(autouse=True)

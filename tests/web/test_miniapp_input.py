@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from admin_ui.public import miniapp
 from games.play.models import Player
 from tests.web.test_play import BOT_TOKEN, new_table
+from web import miniapp
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

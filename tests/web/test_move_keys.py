@@ -4,10 +4,10 @@ key moves under a key of their own, and nobody's move is lost or refused for it.
 from django.test import Client
 from django.urls import reverse
 
-from admin_ui.public.play import SESSION_KEY
 from games import catalog
 from games.play import services
 from games.play.models import Move
+from web.play import SESSION_KEY
 
 
 def seated_client(player) -> Client:

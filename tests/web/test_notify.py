@@ -12,10 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from admin_ui.public import changes, notify
 from games.play.models import Game
 from games.play.signals import game_updated
 from tests import services
+from web import changes, notify
 
 
 @pytest.fixture(autouse=True)

@@ -229,8 +229,8 @@ def test_a_finished_replay_is_computed_once(client, db, django_assert_max_num_qu
 
 
 def test_a_running_games_replay_is_built_once_per_version(client, db, monkeypatch):
-    from admin_ui.public import replay
     from games.play.models import Game
+    from web import replay
 
     match = smoking_cat_match(None, players(4), [1, 0, 0, 0])
     assert match.status == "running"

@@ -1,4 +1,4 @@
-"""Request parameters are read strictly (admin_ui/params.py): a malformed one is a 400 with
+"""Request parameters are read strictly (web/params.py): a malformed one is a 400 with
 a message naming it, never a 500, and never a long poll longer than TABLE_WAIT_SECONDS."""
 
 from __future__ import annotations
@@ -210,7 +210,7 @@ def test_a_mini_app_start_parameter_that_is_no_table_opens_the_play_page(start_p
 # -- the helper itself -----------------------------------------------------------------------
 @pytest.mark.parametrize("raw", BAD_NUMBERS)
 def test_no_number_python_would_be_lenient_about_passes(raw):
-    from admin_ui import params
+    from web import params
 
     with pytest.raises(params.BadParameter):
         params.integer(raw, "n", maximum=10**18)
@@ -219,7 +219,7 @@ def test_no_number_python_would_be_lenient_about_passes(raw):
 
 
 def test_numbers_in_range_pass_and_absent_ones_take_the_default():
-    from admin_ui import params
+    from web import params
 
     assert params.integer("042", "n", maximum=100) == 42
     assert params.integer(None, "n", maximum=100, default=7) == 7

@@ -14,11 +14,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from admin_ui.public import miniapp
 from games import catalog
 from games.play import services
 from games.play.models import Game, GameStatus, Move, Player
 from games.play.table import Table
+from web import miniapp
 
 BOT_TOKEN = "123456:TEST-TOKEN"
 ACTION = re.compile(r'data-action="([^"]+)"')

@@ -13,11 +13,11 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from admin_ui.public import changes, notify
 from games.play.models import Game, GameStatus
 from tests.web.asgi import asgi_server, asgi_site  # noqa: F401  (fixtures)
 from tests.web.browser import beside_the_browser, phone_page
 from tests.web.tables import play_by_clicking, start_from_home
+from web import changes, notify
 
 ACTION = re.compile(r'data-action="([^"]+)"')
 

@@ -11,7 +11,6 @@ import re
 import pytest
 from django.utils import translation
 
-from admin_ui.public import replay
 from games import catalog
 from games.play import services
 from games.play.models import Game
@@ -19,6 +18,7 @@ from tests.web.browser import fits_the_phone, shot
 from tests.web.seed import _on_commit, played, players
 from tests.web.test_accessibility import serious_violations
 from tests.web.watching import COMPUTERS, person_moves, running
+from web import replay
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -138,6 +138,8 @@ def test_running_and_finished_pages_fit_a_phone_without_serious_violations(page,
     for kind, game in (("finished", finished), ("running", watching)):
         page.goto(f"{live_server.url}/games/{game.pk}/")
         page.wait_for_selector(".replay .sentence p")
+        # The board, drawn by the game's own script (web/replay/<slug>.js in its package).
+        page.wait_for_selector(".replay .board table")
         page.locator(".legend-box summary").click()  # the deck's legend, open
         assert serious_violations(page) == [], (slug, kind)
         assert fits_the_phone(page), (slug, kind)

@@ -10,13 +10,13 @@ from html import escape
 import pytest
 from django.utils import translation
 
-from admin_ui.public import replay
-from admin_ui.public.tables import legend
 from games import art, catalog
 from games.play.models import Game
 from games.ratings import standings
 from tests.web.seed import played, players
 from tests.web.watching import COMPUTERS
+from web import replay
+from web.tables import legend
 
 pytestmark = pytest.mark.django_db(transaction=True)  # moves are processed after commit
 

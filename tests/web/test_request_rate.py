@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from admin_ui import request_rate
+from web import request_rate
 
 
 @pytest.fixture

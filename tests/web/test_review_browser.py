@@ -15,8 +15,6 @@ import pytest
 from django.conf import settings as django_settings
 from django.utils import translation
 
-from admin_ui.public import replay
-from admin_ui.public import review as page_review
 from games.play import services
 from games.play.models import Game, Review
 from games.play.tasks import review_game
@@ -26,6 +24,8 @@ from tests.web.browser import fits_the_phone, shot
 from tests.web.seed import played
 from tests.web.test_accessibility import serious_violations
 from tests.web.watching import person_moves, running
+from web import replay
+from web import review as page_review
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 

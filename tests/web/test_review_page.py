@@ -7,12 +7,12 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from admin_ui.public import review as page_review
 from games.play import reviews
 from games.play.models import GameStatus, MoveSource, Review
 from games.play.tasks import review_game
 from tests.web.seed import played, players
 from tests.web.watching import running
+from web import review as page_review
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

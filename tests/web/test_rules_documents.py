@@ -5,7 +5,6 @@ import pytest
 
 from games import art, catalog
 from games import rules as documents
-from games.rules import pictures
 
 LANGUAGES = ("en", "it", "pt")
 SLUGS = [kind.slug for kind in catalog.all_games()]
@@ -48,13 +47,12 @@ def test_every_interpretation_in_the_catalog_sits_beside_an_existing_clause(slug
 
 
 def test_the_pictures_name_existing_clauses_and_cards():
-    for slug, clauses in pictures.CLAUSES.items():
-        ids = documents.document(slug, "en").ids()
-        for clause, codes in clauses.items():
-            assert clause in ids, (slug, clause)
-            assert set(codes) <= set(art.codes(slug)), (slug, clause)
-    for slug, code in pictures.COVER.items():
-        assert code in art.codes(slug)
+    for kind in catalog.all_games():
+        ids = documents.document(kind.slug, "en").ids()
+        for clause, codes in kind.pictures.items():
+            assert clause in ids, (kind.slug, clause)
+            assert set(codes) <= set(art.codes(kind.slug)), (kind.slug, clause)
+        assert kind.cover in art.codes(kind.slug)
 
 
 def test_a_language_without_a_document_reads_english_and_a_game_without_one_has_none():

@@ -31,7 +31,7 @@ def test_start_serves_the_asgi_application_with_the_sweep_beside_it(monkeypatch,
     start.Command().handle("[::1]:8123", no_bot=True, demo=False)
     assert served["app"] == "config.asgi:application"
     assert (served["host"], served["port"]) == ("::1", 8123)
-    assert served["proxy_headers"] is False  # admin_ui/clients.py decides whom to believe
+    assert served["proxy_headers"] is False  # web/clients.py decides whom to believe
     assert served["backlog"] == start.LISTEN_BACKLOG
     assert swept.wait(5), "the sweep's thread starts beside the server"
 

@@ -12,13 +12,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from admin_ui.public.tables import cats_and_dogs as web
-from admin_ui.public.tables import choice_tree, event_text, table_context
-from games.engines.cats_and_dogs import RULES
+from games.kinds.cats_and_dogs import web
+from games.kinds.cats_and_dogs.engine import RULES
 from games.play.models import Game, GameStatus, Player
 from games.play.table import Table
 from tests.web.browser import fits_the_phone, shot
 from tests.web.tables import start_from_home
+from web.tables import choice_tree, event_text, table_context
 
 HANDS = [["bowl", "shoo", "wander"], ["clean", "helping", "swap"]]  # disjoint on purpose
 LAYOUT = [15, 0, 12, 3]  # Clarence (cat, 3 squares), Rex, Luna, Lassie

@@ -10,12 +10,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from admin_ui.public.tables import event_text
-from admin_ui.public.tables import felix as web_felix
+from games.kinds.felix import web as web_felix
 from games.play.models import Game, GameStatus
 from games.play.table import Table
 from tests.web.browser import fits_the_phone, shot
 from tests.web.tables import play_by_clicking, start_from_home
+from web.tables import event_text
 
 LABEL = re.compile(r'<svg[^>]*\baria-label="([^"]*)"')
 BACK = "Face-down card"

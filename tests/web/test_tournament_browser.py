@@ -17,7 +17,6 @@ from django.contrib.sessions.backends.cached_db import SessionStore
 from django.urls import reverse
 from django.utils import timezone
 
-from admin_ui.public.play import SESSION_AUTH_DATE, SESSION_KEY
 from games.play.models import Game, GameStatus
 from games.tourneys import entries, rounds
 from games.tourneys.models import Entry, RoundTable, Status, Tournament
@@ -26,6 +25,7 @@ from tests.tourneys import play_out, tournament
 from tests.web.browser import fits_the_phone, phone_page, shot
 from tests.web.tables import play_together
 from tests.web.test_accessibility import serious_violations
+from web.play import SESSION_AUTH_DATE, SESSION_KEY
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 

@@ -9,12 +9,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from admin_ui.public.play import SESSION_AUTH_DATE, SESSION_KEY
 from games.play.models import Game
 from games.tourneys import entries
 from games.tourneys.models import Entry, Format, RoundTable, Status, Tournament
 from tests.factories import PlayerFactory
 from tests.tourneys import after_commit, play_out, tournament
+from web.play import SESSION_AUTH_DATE, SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 

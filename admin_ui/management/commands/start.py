@@ -3,7 +3,7 @@
 Applies migrations, creates the first admin account when there is none, runs the periodic
 sweep in-process when no broker is configured, starts the bot (long polling) when a token
 is set, and serves the site with uvicorn (ASGI): a page following its table by server-sent
-events costs a socket, not a thread (``admin_ui/public/events.py``). Static files are
+events costs a socket, not a thread (``web/events.py``). Static files are
 WhiteNoise's, a middleware, as under any server.
 
 Without a broker the site and the bot run their tasks in their own processes, on background
@@ -110,7 +110,7 @@ class Command(BaseCommand):
 def serve(host: str) -> None:
     """The site on ``host`` ("address:port"), in this process: its threads (the sweep, the
     in-process tasks) keep running beside it. uvicorn rewrites no client address from
-    X-Forwarded-For: ``admin_ui/clients.py`` alone decides which proxy to believe. Django
+    X-Forwarded-For: ``web/clients.py`` alone decides which proxy to believe. Django
     speaks no ASGI lifespan."""
     address, _, port = host.rpartition(":")
     uvicorn.run(

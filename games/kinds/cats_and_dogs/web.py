@@ -1,0 +1,205 @@
+"""Come Cani e Gatti at the web table: the animals with their markers, their food and their
+running totals, the food pile and the drawn card, and the seat's own action cards (C7:
+only in its own view, which is the only view a page holds).
+
+Actions and events name animals by their place on the table (0..2n-1); the view's
+``animals`` say which animal card lies at each place.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
+
+from games.kinds.cats_and_dogs import art as deck
+
+TEMPLATE = "web/tables/cats_and_dogs.html"
+
+# The replay page's words for this game's board (static/web/replay/cats_and_dogs.js).
+REPLAY_LABELS = {
+    "animals": gettext_lazy("Animals"),
+    "food_left": gettext_lazy("Food cards left"),
+    "markers_left": gettext_lazy("Markers left"),
+    "action_cards": gettext_lazy("Action cards"),
+    "kind_cat": gettext_lazy("cat"),
+    "kind_dog": gettext_lazy("dog"),
+    "phase_mark": gettext_lazy("markers"),
+    "phase_feed": gettext_lazy("feeding"),
+    "phase_more": gettext_lazy("feeding"),
+}
+
+# What each token after the card's name stands for (the engine's action grammar), and how
+# the step that chooses it reads: "Pass the bowl" → "from: Rex" → "food: bone 3" → "to: Luna".
+GRAMMAR = {
+    "mark": (("animal", "on"),),
+    "feed": (("animal", "on"),),
+    "shoo": (("animal", "from"), ("seat", "marker of")),
+    "wander": (("animal", "from"), ("animal", "to")),
+    "switch": (("animal", "yours on"), ("animal", "with"), ("seat", "marker of")),
+    "snatch": (("animal", "from"), ("food", "food")),
+    "bowl": (("animal", "from"), ("food", "food"), ("animal", "to")),
+    "trade": (("animal", "from"), ("food", "food"), ("animal", "with"), ("food", "for")),
+    "swap": (("animal", "of"), ("animal", "with")),
+    "clean": (("animal", "of"),),
+    "helping": (),
+}
+ACTION_CARDS = ("shoo", "wander", "switch", "snatch", "bowl", "trade", "swap", "clean", "helping")
+
+
+def action_name(code: str) -> str:
+    """An action card's name (the same words as in Telegram)."""
+    names = {
+        "shoo": pgettext("action card", "Shoo"),
+        "wander": pgettext("action card", "Wander"),
+        "switch": pgettext("action card", "Switch seats"),
+        "snatch": pgettext("action card", "Snatch"),
+        "bowl": pgettext("action card", "Pass the bowl"),
+        "trade": pgettext("action card", "Trade a bite"),
+        "swap": pgettext("action card", "Swap dinners"),
+        "clean": pgettext("action card", "Clean the bowl"),
+        "helping": pgettext("action card", "Second helping"),
+    }
+    return names.get(code, code)
+
+
+def food_label(code: str) -> str:
+    """ "bone 3", "fish 5": a food card in words."""
+    if code[:1] == "b":
+        return _("bone %(value)s") % {"value": code[1:]}
+    if code[:1] == "f":
+        return _("fish %(value)s") % {"value": code[1:]}
+    return code
+
+
+def card_label(code: str) -> str:
+    if code.startswith("animal:"):
+        animal = deck.ANIMALS[int(code[7:])]
+        values = {
+            "name": animal.name,
+            "kind": _("dog") if animal.kind == "dog" else _("cat"),
+            "count": animal.squares,
+        }
+        return (
+            ngettext(
+                "%(name)s (%(kind)s, %(count)d square)",
+                "%(name)s (%(kind)s, %(count)d squares)",
+                animal.squares,
+            )
+            % values
+        )
+    if code in ACTION_CARDS:
+        return _("Action card: %(name)s") % {"name": action_name(code)}
+    return food_label(code)
+
+
+def animal_name(view: dict | None, place: int) -> str:
+    if view is not None and 0 <= place < len(view["animals"]):
+        return view["animals"][place]["name"]
+    return str(place + 1)
+
+
+def animal_card(view: dict | None, place: int) -> str | None:
+    if view is not None and 0 <= place < len(view["animals"]):
+        return deck.animal_code(view["animals"][place]["id"])
+    return None
+
+
+def seat_name(names: list[str] | None, seat: int | None) -> str:
+    if seat is None:
+        return "?"
+    if names and 0 <= seat < len(names):
+        return names[seat]
+    return str(seat + 1)
+
+
+def legend_texts() -> list[str]:
+    """What the deck's symbols mean, in the order of ``art.legend``: food, markers, then
+    each action card with what it does."""
+    does = {
+        "shoo": _("Remove any one marker from an animal; it returns to its owner."),
+        "wander": _("Move one of your markers to a free square of another animal."),
+        "switch": _("Swap one of your markers with another player's marker on a different animal."),
+        "snatch": _("Remove one food card from an animal and discard it."),
+        "bowl": _("Move one food card from one animal to another."),
+        "trade": _("Swap one food card of one animal with one of another animal."),
+        "swap": _("Swap all food cards between two animals."),
+        "clean": _("Discard all food cards of one animal."),
+        "helping": _("Feed twice this turn, on two different animals."),
+    }
+    return [
+        _("Bone: adds its value to a dog, takes it from a cat"),
+        _("Fish: adds its value to a cat, takes it from a dog"),
+        _("A marker scores its animal's total for its owner"),
+        *(f"{action_name(code)}: {does[code]}" for code in ACTION_CARDS),
+    ]
+
+
+# -- choices ----------------------------------------------------------------------------------
+
+
+def _first_step(head: str, view: dict | None) -> tuple[str, str | None]:
+    if head == "mark":
+        return _("Place a marker"), None
+    if head == "draw":
+        return _("Draw food"), None
+    if head == "feed":
+        return _("Place the food"), (view or {}).get("drawn")
+    if head == "more":
+        return _("More"), None
+    if head == "stop":
+        return _("Stop"), None
+    if head in ACTION_CARDS:
+        return action_name(head), head
+    return head, None
+
+
+def _role(role: str, value: str) -> str:
+    texts = {
+        "on": _("on: %(target)s"),
+        "from": _("from: %(target)s"),
+        "to": _("to: %(target)s"),
+        "with": _("with: %(target)s"),
+        "of": _("of: %(target)s"),
+        "yours on": _("your marker on: %(target)s"),
+        "marker of": _("marker of: %(target)s"),
+        "food": _("food: %(target)s"),
+        "for": _("for: %(target)s"),
+    }
+    return texts[role] % {"target": value}
+
+
+def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, str | None]:
+    head = parts[0]
+    if len(parts) == 1:
+        return _first_step(head, view)
+    steps = GRAMMAR.get(head, ())
+    if len(parts) - 2 >= len(steps):
+        return parts[-1], None
+    kind, role = steps[len(parts) - 2]
+    token = parts[-1]
+    if kind == "animal" and token.isdigit():
+        place = int(token)
+        return _role(role, animal_name(view, place)), animal_card(view, place)
+    if kind == "seat" and token.isdigit():
+        return _role(role, seat_name(names, int(token))), None
+    if kind == "food":
+        return _role(role, food_label(token)), token
+    return _role(role, token), None
+
+
+# -- events -----------------------------------------------------------------------------------
+
+
+def pieces(view: dict | None) -> dict:
+    """How Come Cani e Gatti's narration reads at the web table (``games.narration``):
+    an animal by its name on the table."""
+    return {
+        "food": food_label,
+        "action": action_name,
+        "animal": lambda place: animal_name(view, int(place)),
+    }
+
+
+def score_text(result, seat: int, view: dict | None) -> str:
+    score = result.score(seat)
+    return f"{int(score):+d}" if score is not None else ""

@@ -1,0 +1,85 @@
+"""Smoking Cat at the web table: the letters of the game word, the points of the deal, the
+trick on the table, and the seat's own hand drawn with the German-suited deck. Passing is
+three single choices, one card at a time (the engine's ``pass:<card>``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+TEMPLATE = "web/tables/smoking_cat.html"
+
+# The replay page's words for this game's board (static/web/replay/smoking_cat.js).
+REPLAY_LABELS = {
+    "letters": gettext_lazy("Letters"),
+    "points": gettext_lazy("Points"),
+    "deal": gettext_lazy("Deal"),
+    "dealer": gettext_lazy("dealer"),
+    "trick": gettext_lazy("Trick"),
+    "last_trick": gettext_lazy("Last trick"),
+    "passed_cards": gettext_lazy("passed"),
+    "phase_pass": gettext_lazy("passing cards"),
+    "phase_play": gettext_lazy("play"),
+}
+ONE_TAP = ("play", "pass")  # a card is played, or passed, with one tap
+SUIT_ORDER = "LHBA"
+RANK_ORDER = "789XUOKA"
+
+
+def suit_name(code: str) -> str:
+    return {"L": _("Leaves"), "H": _("Hearts"), "B": _("Bells"), "A": _("Acorns")}[code]
+
+
+def rank_name(code: str) -> str:
+    names = {"X": "10", "U": _("Unter"), "O": _("Ober"), "K": _("King"), "A": _("Ace")}
+    return names.get(code, code)
+
+
+def card_label(code: str) -> str:
+    """ "Ober of Leaves", "7 of Hearts"."""
+    return _("%(rank)s of %(suit)s") % {"rank": rank_name(code[1]), "suit": suit_name(code[0])}
+
+
+def legend_texts() -> list[str]:
+    """What the German-suited deck's symbols mean, in the order of ``art.legend``: the
+    suits with the French suits they stand for, the ranks low to high, the penalties."""
+    french = {"L": _("Spades"), "H": _("Hearts"), "B": _("Diamonds"), "A": _("Clubs")}
+    suits = [
+        _("%(suit)s (like %(french)s)") % {"suit": suit_name(s), "french": french[s]}
+        for s in SUIT_ORDER
+    ]
+    like = {"U": _("Unter (like a Jack)"), "O": _("Ober (like a Queen)")}
+    ranks = [like.get(r) or rank_name(r) for r in RANK_ORDER]
+    return [*suits, *ranks, _("Penalty points (Hearts 1 to 5, Ober of Leaves 10)")]
+
+
+def sort_key(code: str) -> tuple[int, int]:
+    return SUIT_ORDER.index(code[0]), RANK_ORDER.index(code[1])
+
+
+def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, str | None]:
+    verb = parts[0]
+    if verb == "throw":
+        return _("Throw down (concede the deal)"), None
+    if len(parts) == 1:
+        return {"pass": _("Pass"), "play": _("Play")}.get(verb, verb), None
+    return card_label(parts[1]), parts[1]
+
+
+def pieces(view: dict | None) -> dict:
+    """How Smoking Cat's narration reads at the web table (``games.narration``)."""
+    return {"card": card_label}
+
+
+def score_text(result, seat: int, view: dict | None) -> str:
+    count = int(result.score(seat))
+    word = (view or {}).get("word", "")
+    return (
+        (word[:count] or "–")
+        + " · "
+        + ngettext("%(count)d letter", "%(count)d letters", count) % {"count": count}
+    )
+
+
+def hand(view: dict) -> list[str]:
+    return sorted(view.get("hand") or [], key=sort_key)

@@ -1,0 +1,65 @@
+"""A package per game (issue 23): every list of games comes from the catalog's packages,
+each package holds its own files, and the sentences of modules that moved into a package
+still come out translated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.template.loader import get_template
+from django.utils import translation
+
+from games import art, catalog
+from games import rules as documents
+
+ROOT = Path(settings.BASE_DIR)
+KINDS = ROOT / "games" / "kinds"
+SLUGS = catalog.slugs()
+
+
+def test_the_catalog_is_its_packages_and_every_list_of_games_comes_from_them():
+    assert [f"games.kinds.{slug}" for slug in SLUGS] == list(catalog.PACKAGES)
+    assert sorted(p.name for p in KINDS.iterdir() if (p / "__init__.py").exists()) == sorted(SLUGS)
+    assert set(art.GAMES) == set(SLUGS) == set(documents.slugs())
+    for kind in catalog.all_games():
+        assert kind.package == f"games.kinds.{kind.slug}"
+        assert kind.directory == KINDS / kind.slug
+        assert kind.engine.startswith(kind.package + ".")
+        assert all(path.startswith(kind.package + ".") for path in kind.renderers.values())
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_games_template_and_style_are_served_from_its_package(slug):
+    template = get_template(f"web/tables/{slug}.html")
+    assert Path(template.origin.name).is_relative_to(KINDS / slug)
+    for name in (f"web/tables/{slug}.css", f"web/replay/{slug}.js"):
+        assert Path(finders.find(name)).is_relative_to(KINDS / slug), name
+
+
+def test_sentences_of_modules_moved_into_a_package_are_still_translated():
+    felix = catalog.get("felix")
+    web, telegram = felix.renderer(catalog.WEB), felix.renderer(catalog.TELEGRAM)
+    with translation.override("it"):
+        assert web.card_label("7") == "gatto 7"  # was web/tables/felix.py
+        assert telegram._round({"round": 2, "rounds": 9}) == "turno 2/9"  # was bot/render/felix.py
+        assert str(web.REPLAY_LABELS["sacks"]) == "Sacchi"  # was web/replay.py
+
+
+@pytest.mark.parametrize("language", ["it", "pt"])
+def test_the_games_catalogue_holds_the_sentences_of_the_packages_front_end_modules(language):
+    """A package is part of the ``games`` app: ``makemessages`` run there finds the strings
+    of a game's ``telegram`` and ``web`` modules, so its catalogue holds them already, as
+    translated as the front-ends' catalogues they came from."""
+    games = polib.pofile(str(ROOT / f"games/locale/{language}/LC_MESSAGES/django.po"))
+    translated = {(e.msgctxt, e.msgid) for e in games.translated_entries()}
+    for app in ("bot", "admin_ui", "web"):
+        po = polib.pofile(str(ROOT / f"{app}/locale/{language}/LC_MESSAGES/django.po"))
+        for entry in po.translated_entries():
+            if any(
+                "tables/felix" in path or "render/felix" in path for path, _ in entry.occurrences
+            ):
+                assert (entry.msgctxt, entry.msgid) in translated, entry.msgid

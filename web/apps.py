@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class WebConfig(AppConfig):
+    name = "web"
+    verbose_name = _("Public site")
+
+    def ready(self) -> None:
+        # Imported once the apps are loaded (the receiver's module uses the models). Every
+        # change of a game moves its marker, which the table pages' long polls watch; in
+        # every process that changes games (the site, the workers, the bot).
+        from games.play.signals import game_updated
+
+        from . import changes, notify
+
+        game_updated.connect(changes.mark, dispatch_uid="web.changes")
+        # After the marker moved, so that a page woken by the message reads the new token.
+        game_updated.connect(notify.publish, dispatch_uid="web.notify")

@@ -1,0 +1,114 @@
+"""Requests per client address: one that asks faster than a person's pages ever do is
+answered 429 at once, before the session, the database or a view (issue 25).
+
+A table page asks a few times a second at most (its moves, its stream or poll, a burst of
+static files when it loads). A script that reopens refused long polls in a loop asked
+hundreds of times a second, and on the embedded default every one of those requests took
+a thread, a session read and Python's interpreter lock from the people playing. Each
+client network (``clients.client_network``: the trusted proxy's word, an IPv6 /64) has a
+bucket of ``REQUEST_BURST_PER_ADDRESS`` requests, refilled at
+``REQUESTS_PER_SECOND_PER_ADDRESS``; 0 turns the limit off.
+
+The buckets are this process's own (no round trip to Redis on every request): with several
+processes a client gets each process's rate, still far from a flood. The Telegram webhook
+(Telegram's own servers, which deliver every group's updates), the health check and the
+metrics scrape are not counted.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from web import clients, params
+
+# Paths never counted: machines that the site trusts by other means.
+EXEMPT = ("/healthz", "/metrics", "/telegram/webhook")
+# Clients remembered at most; past it, those whose bucket is full again are forgotten.
+MAX_CLIENTS = 100_000
+
+
+class Buckets:
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}  # network -> (tokens, at)
+
+    def take(self, network: str, rate: float, burst: float) -> float:
+        """One request of ``network``: 0 when allowed, else the seconds until it would be."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, at = self._buckets.get(network, (burst, now))
+            tokens = min(burst, tokens + (now - at) * rate)
+            if tokens < 1:
+                self._buckets[network] = (tokens, now)
+                return (1 - tokens) / rate
+            self._buckets[network] = (tokens - 1, now)
+            if len(self._buckets) > MAX_CLIENTS:
+                self._forget_full(now, rate, burst)
+            return 0.0
+
+    def _forget_full(self, now: float, rate: float, burst: float) -> None:
+        full = [n for n, (t, at) in self._buckets.items() if t + (now - at) * rate >= burst]
+        for network in full:
+            del self._buckets[network]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._buckets.clear()
+
+
+buckets = Buckets()
+
+
+def over_rate(request) -> float:
+    """Counts the request: 0 to serve it, else the seconds until its client may ask again."""
+    rate = settings.REQUESTS_PER_SECOND_PER_ADDRESS
+    if not rate or request.path.startswith(EXEMPT):
+        return 0.0
+    burst = max(1, settings.REQUEST_BURST_PER_ADDRESS)
+    return buckets.take(clients.client_network(request), rate, burst)
+
+
+def refused(request, wait: float):
+    """The 429 of a request over its client's rate: a page for a browser, JSON for a
+    script (the table's script backs off on it), in the visitor's language."""
+    with translation.override(translation.get_language_from_request(request)):
+        response = params.refused(
+            request, _("Too many requests from your connection. Wait a moment, please."), 429
+        )
+    response["Retry-After"] = str(math.ceil(wait))
+    return response
+
+
+class RequestRateMiddleware:
+    """First in the chain; under ASGI it counts on the event loop, and refuses a script
+    without taking a thread (a page's refusal renders a template, on one)."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if self.is_async:
+            return self.__acall__(request)
+        wait = over_rate(request)
+        return refused(request, wait) if wait else self.get_response(request)
+
+    async def __acall__(self, request):
+        wait = over_rate(request)
+        if not wait:
+            return await self.get_response(request)
+        if params.wants_page(request):
+            return await sync_to_async(refused)(request, wait)
+        return refused(request, wait)

@@ -1,0 +1,244 @@
+// The web table: follows the game (pushed to it by server-sent events, or by long polling
+// where those fail, and always in the Mini App), offers the seat's choices one step at
+// a time, and sends moves. Inside Telegram (a Mini App) it also signs every request with
+// Telegram's initData and follows Telegram's theme, back button and haptics; it needs no
+// script of Telegram's to do so (the protocol is a few messages, written out below).
+(function () {
+  "use strict";
+
+  // -- Telegram, when the page is a Mini App ---------------------------------------------
+  const tg = (function () {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    let initData = hash.get("tgWebAppData") || sessionStorage.getItem("tgInitData") || "";
+    if (initData) sessionStorage.setItem("tgInitData", initData);
+    const handlers = {};
+    window.Telegram = window.Telegram || {};
+    window.Telegram.WebView = window.Telegram.WebView || {
+      receiveEvent: function (type, data) { (handlers[type] || []).forEach((f) => f(data)); },
+    };
+    function post(type, data) {
+      const body = JSON.stringify(data || {});
+      try {
+        if (window.TelegramWebviewProxy) window.TelegramWebviewProxy.postEvent(type, body);
+        else if (window.external && "notify" in window.external)
+          window.external.notify(JSON.stringify({ eventType: type, eventData: data || {} }));
+        else if (window.parent !== window)
+          window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data || {} }), "*");
+      } catch (e) { /* not inside Telegram */ }
+    }
+    // Telegram gives the theme in the first page's address only: kept for the next pages.
+    const theme = hash.get("tgWebAppThemeParams") || sessionStorage.getItem("tgTheme");
+    if (theme) sessionStorage.setItem("tgTheme", theme);
+    if (theme) {
+      try {
+        const t = JSON.parse(theme);
+        const root = document.documentElement.style;
+        if (t.bg_color) root.setProperty("--bg", t.bg_color);
+        if (t.text_color) root.setProperty("--fg", t.text_color);
+        if (t.button_color) root.setProperty("--accent", t.button_color);
+        if (t.button_text_color) root.setProperty("--accent-fg", t.button_text_color);
+        if (t.hint_color) root.setProperty("--muted", t.hint_color);
+        // Every surface follows, so that the theme's text stays readable on all of them.
+        const surface = t.section_bg_color || t.secondary_bg_color || t.bg_color;
+        if (surface) {
+          ["--card", "--chip", "--panel"].forEach((v) => root.setProperty(v, surface));
+          root.setProperty("--line", t.hint_color || surface);
+        }
+      } catch (e) { /* a theme we cannot read: keep ours */ }
+    }
+    return {
+      initData: initData,
+      active: Boolean(initData),
+      post: post,
+      on: function (type, f) { (handlers[type] = handlers[type] || []).push(f); },
+      haptic: function (kind) { if (initData) post("web_app_trigger_haptic_feedback", kind); },
+    };
+  })();
+  window.catclubTelegram = tg;
+
+  const box = document.getElementById("table");
+  if (!box) return;
+  const toastBox = document.getElementById("toast");
+  // Inside Telegram the first page came without the session's player: ask at once for the
+  // table as the signed-in seat sees it.
+  let token = tg.active ? "" : box.dataset.token;
+
+  function csrf() {
+    const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    return m ? decodeURIComponent(m[1]) : "";
+  }
+  function headers() {
+    const h = { "X-CSRFToken": csrf() };
+    if (tg.initData) h["X-Telegram-Init-Data"] = tg.initData;
+    return h;
+  }
+  function toast(text) {
+    if (!toastBox) return;
+    toastBox.textContent = text;
+    toastBox.classList.toggle("shown", Boolean(text));
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => toastBox.classList.remove("shown"), 2500);
+  }
+
+  // -- following the game -----------------------------------------------------------------
+  function show(html) {
+    box.innerHTML = html;
+    bind();
+    document.dispatchEvent(new CustomEvent("catclub:table", { detail: { token: token } }));
+  }
+  // Too many pages open from this connection (429), or a server that is not answering:
+  // wait longer after each refusal (2 s doubling to a minute, a little random so that the
+  // pages of one connection do not all come back at once), then follow again.
+  let backoff = 0;
+  function pause() {
+    backoff = Math.min(backoff ? backoff * 2 : 2000, 60000);
+    return new Promise((ok) => setTimeout(ok, backoff * (0.75 + Math.random() / 2)));
+  }
+  function soon(ms) {
+    return new Promise((ok) => setTimeout(ok, Math.min(ms, 5000) * (0.5 + Math.random())));
+  }
+  // Long polls until ``until`` (a Date.now() time; for ever without one). True when the
+  // page stops following (it reloads, or the server refused the viewer).
+  async function follow(until) {
+    while (until === undefined || Date.now() < until) {
+      try {
+        const r = await fetch(box.dataset.state + "?token=" + encodeURIComponent(token), {
+          headers: headers(), credentials: "same-origin",
+        });
+        if (r.status === 403) { toast(await r.text()); return true; }
+        if (r.status === 429) {
+          const refused = await r.json().catch(() => ({}));
+          // The server has no place for this poll to wait just now: ask again in a
+          // moment (a change shows then), quietly, as if it had waited.
+          if (refused.retry_ms) { await soon(refused.retry_ms); continue; }
+          toast(refused.message || r.statusText);
+          await pause();
+          continue;
+        }
+        if (!r.ok) { await pause(); continue; }
+        backoff = 0;
+        if (apply(await r.json())) return true;
+      } catch (e) {
+        await pause();
+      }
+    }
+    return false;
+  }
+  // The table as the server sent it (a push or a poll): true when the page reloads.
+  function apply(data) {
+    if (data.token === token) return false;
+    token = data.token;
+    if (box.dataset.lobby) { location.reload(); return true; }
+    show(data.html);
+    return false;
+  }
+  // The push: one EventSource, which reconnects by itself with the last table's token
+  // (its event id). The Mini App cannot sign one (no headers: see web/events.py)
+  // and polls; so does a browser without EventSource. A stream that the browser closes
+  // (an error status: too many pages open, a proxy's 502 while the server restarts, or a
+  // server that cannot stream, which answers 204) leaves the page polling for a while,
+  // then trying its stream again, less often after each failure (10 s doubling to 10 min).
+  let streamRetry = 10000;
+  function stream() {
+    if (tg.active || !window.EventSource || !box.dataset.events) return follow();
+    const source = new EventSource(box.dataset.events + "?token=" + encodeURIComponent(token));
+    source.onopen = () => { streamRetry = 10000; };
+    source.onmessage = (ev) => {
+      backoff = 0;
+      if (apply(JSON.parse(ev.data))) source.close();
+    };
+    source.onerror = async () => {
+      if (source.readyState !== EventSource.CLOSED) return;
+      const until = Date.now() + streamRetry * (0.75 + Math.random() / 2);
+      streamRetry = Math.min(streamRetry * 2, 600000);
+      if (!(await follow(until))) stream();
+    };
+  }
+
+  // -- choosing and moving ------------------------------------------------------------------
+  let chosen = [];
+  function bind() {
+    const choices = box.querySelector(".choices");
+    if (!choices) return;
+    chosen = [];
+    choices.addEventListener("click", (ev) => {
+      const btn = ev.target.closest("button");
+      if (!btn) return;
+      if (btn.classList.contains("undo")) return reset(choices);
+      if (btn.classList.contains("do")) return send(choices.dataset.action, btn);
+      if (!btn.classList.contains("opt")) return;
+      const step = choices.querySelector('.step[data-parent="' + CSS.escape(btn.dataset.path) + '"]');
+      chosen.push(btn.querySelector(".lbl").textContent);
+      if (step) {
+        btn.closest(".options").hidden = true;
+        step.hidden = false;
+        showBack(choices, true);
+      } else if (Number(btn.dataset.depth) === 0) {
+        send(btn.dataset.action, btn);
+      } else {
+        btn.closest(".options").hidden = true;
+        choices.dataset.action = btn.dataset.action;
+        const confirm = choices.querySelector(".confirm");
+        confirm.querySelector(".summary").textContent = chosen.join(" → ");
+        confirm.hidden = false;
+        confirm.querySelector(".do").hidden = false;
+        confirm.querySelector(".do").focus();
+      }
+    });
+  }
+  function showBack(choices, visible) {
+    const confirm = choices.querySelector(".confirm");
+    confirm.hidden = !visible;
+    confirm.querySelector(".do").hidden = visible;
+    confirm.querySelector(".summary").textContent = chosen.join(" → ");
+  }
+  function reset(choices) {
+    chosen = [];
+    delete choices.dataset.action;
+    choices.querySelectorAll(".step").forEach((s) => (s.hidden = true));
+    choices.querySelectorAll(".options").forEach((o) => (o.hidden = false));
+    const confirm = choices.querySelector(".confirm");
+    confirm.hidden = true;
+    confirm.querySelector(".do").hidden = false;
+  }
+  async function send(action, btn) {
+    const tablebox = box.querySelector(".tablebox");
+    const form = new FormData();
+    form.append("action", action);
+    form.append("version", tablebox ? tablebox.dataset.version : "");
+    form.append("key", (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)));
+    box.querySelectorAll(".choices button").forEach((b) => (b.disabled = true));
+    tg.haptic({ type: "impact", impact_style: "light" });
+    try {
+      const r = await fetch(box.dataset.move, {
+        method: "POST", body: form, headers: headers(), credentials: "same-origin",
+      });
+      const data = await r.json().catch(() => ({ ok: false, message: "" }));
+      if (!data.ok) {
+        toast(data.message || r.statusText);
+        tg.haptic({ type: "notification", notification_type: "error" });
+        box.querySelectorAll(".choices button").forEach((b) => (b.disabled = false));
+      }
+    } catch (e) {
+      toast(e.message);
+      box.querySelectorAll(".choices button").forEach((b) => (b.disabled = false));
+    }
+  }
+
+  // -- the turn clock -----------------------------------------------------------------------
+  setInterval(() => {
+    box.querySelectorAll(".clock").forEach((c) => {
+      const left = Math.max(0, Number(c.dataset.left) - 1);
+      c.dataset.left = left;
+      c.textContent = left;
+    });
+  }, 1000);
+
+  if (tg.active) {
+    tg.post("web_app_ready");
+    tg.post("web_app_setup_back_button", { is_visible: true });
+    tg.on("back_button_pressed", () => history.back());
+  }
+  bind();
+  stream();
+})();

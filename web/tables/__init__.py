@@ -1,0 +1,270 @@
+"""The web table: what one viewer (a seat, or a spectator) sees of a game, drawn with the
+card art, and the choices that seat has now.
+
+Every game has a web module (its catalog entry's ``renderers["web"]``) keeping
+``WebTable``, and optionally ``ONE_TAP``: verbs whose options are offered directly, one tap
+each (``play`` of ``play:<card>``).
+
+Views are the only thing read here: a seat's page holds its own view and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, cast, runtime_checkable
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import art, catalog, narration
+from games.play import levels
+from games.play.completion import Completion
+from games.play.models import Game, GameStatus, Move, MoveStatus, Player, Seat
+from games.play.table import Table, seen_by
+from games.ratings.models import RatedGame, RatingChange
+
+RECENT_MOVES = 8
+EVENT_LINES = 6
+
+
+@runtime_checkable
+class WebTable(Protocol):
+    """A game's web module: what the web table asks of a game."""
+
+    TEMPLATE: str  # the board's template (gets ``t``, a ``TableContext``)
+
+    def card_label(self, code: str) -> str:
+        """A card's name in the active language (alt text)."""
+        ...
+
+    def option(
+        self, parts: tuple[str, ...], view: dict, names: list[str]
+    ) -> tuple[str, str | None]:
+        """How the last part of a partial action is offered: a label, and a card code to
+        draw (or None)."""
+        ...
+
+    def pieces(self, view: dict | None) -> dict[str, Callable[..., Any]]:
+        """How the game's narration pieces read here: card family or amount unit ->
+        words (``games.narration``)."""
+        ...
+
+    def score_text(self, result: Any, seat: int, view: dict | None) -> str:
+        """A seat's score on the final screen."""
+        ...
+
+    def legend_texts(self) -> list[str]:
+        """What the deck's symbols mean, translated, in the order of ``games.art.legend``."""
+        ...
+
+
+def web_module(slug: str) -> WebTable:
+    return cast(WebTable, catalog.get(slug).renderer(catalog.WEB))
+
+
+def event_text(slug: str, ev: dict, names: list[str], view: dict | None) -> str | None:
+    """One event as the game's narration tells it, in the active language, or None."""
+
+    def seat(number: int | None) -> str:
+        return names[number] if number is not None and 0 <= number < len(names) else "?"
+
+    return narration.tell(
+        catalog.get(slug).narrate(ev),
+        translate=_,
+        seat=seat,
+        formats=web_module(slug).pieces(view),
+    )
+
+
+def legend(slug: str) -> list[tuple[str, str]]:
+    """The deck's legend, (symbol_svg, text), in the active language (none for a game
+    without card art)."""
+    if slug not in art.GAMES:
+        return []
+    return art.legend(slug, web_module(slug).legend_texts())
+
+
+@dataclass
+class Choice:
+    """One option of a (possibly multi-step) choice: a leaf carries the whole action."""
+
+    label: str
+    card: str | None = None
+    action: str | None = None
+    path: str = ""
+    children: list[Choice] = field(default_factory=list)
+
+
+def choice_tree(
+    module: WebTable, legal: list[str], view: dict | None, names: list[str]
+) -> list[Choice]:
+    """The legal actions as a tree of single choices, split at ":": ``bowl:7:b2:0`` is
+    "Pass the bowl", then animal 7, then food b2, then animal 0. The verbs a game names in
+    ``ONE_TAP`` (``play`` for ``play:<card>``) are offered directly, one tap a card; a
+    choice of several steps ends with a confirm."""
+    root = Choice("")
+    for action in legal:
+        parts = action.split(":")
+        node = root
+        for depth in range(1, len(parts) + 1):
+            path = ":".join(parts[:depth])
+            child = next((c for c in node.children if c.path == path), None)
+            if child is None:
+                label, card = module.option(tuple(parts[:depth]), view, names)
+                child = Choice(label, card, path=path)
+                node.children.append(child)
+            node = child
+        node.action = action
+    one_tap = getattr(module, "ONE_TAP", ())
+    out: list[Choice] = []
+    for choice in root.children:
+        # The game's ONE_TAP verbs are offered directly: the cards themselves, one tap.
+        if choice.path in one_tap and all(not c.children for c in choice.children):
+            out.extend(choice.children)
+        else:
+            out.append(choice)
+    return out
+
+
+@dataclass
+class SeatLine:
+    number: int
+    name: str
+    is_me: bool
+    is_computer: bool
+    to_act: bool
+    rank: int | None = None
+    score: str = ""
+    rating_delta: int | None = None  # the overall shown rating's change, for a rated game
+    level: str | None = None  # a lobby computer's level, which its creator may change
+    player_id: int | None = None
+    # In a lobby, the player's completion record (issue 26; ``games.play.completion``).
+    completion: Completion | None = None
+
+
+@dataclass
+class TableContext:
+    game: Game
+    kind: catalog.GameKind
+    seat: int | None  # the viewer's seat, None for a spectator
+    view: dict | None
+    seats: list[SeatLine]
+    choices: list[Choice]
+    events: list[str]
+    seconds_left: int | None
+    template: str
+    module: WebTable
+    token: str
+    not_rated: str = ""  # why a finished game was not rated
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.choices)
+
+    @property
+    def waiting_for(self) -> list[str]:
+        return [s.name for s in self.seats if s.to_act]
+
+    @property
+    def over(self) -> bool:
+        return self.game.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+
+
+def seat_name(seat: Seat) -> str:
+    """A seat's name, with its level when a computer plays it (issue 14)."""
+    if seat.player_id is None:
+        name = _("Computer %(number)d") % {"number": seat.number + 1}
+    else:
+        name = seat.player.display_name
+    return levels.with_level(name, seat)
+
+
+def change_token(game: Game, n_seats: int) -> str:
+    """What the page compares to know the table changed (moves, seats, status, timer)."""
+    deadline = int(game.deadline.timestamp()) if game.deadline else 0
+    token = f"{game.version}.{game.status}.{n_seats}.{deadline}"
+    if game.status == GameStatus.LOBBY:  # a lobby computer's level changed (issue 14)
+        token += f".{game.updated_at.timestamp():.3f}"
+    return token
+
+
+def viewer_seat(seats: list[Seat], player: Player | None) -> Seat | None:
+    if player is None:
+        return None
+    return next((s for s in seats if s.player_id == player.pk), None)
+
+
+def table_context(game: Game, player: Player | None) -> TableContext:
+    seats = list(game.seats.select_related("player").order_by("number"))
+    module = web_module(game.game_type)
+    mine = viewer_seat(seats, player)
+    number = mine.number if mine else None
+    table = Table(game)
+    view = table.view(number) if table.started else None
+    to_act = table.to_act()
+    legal = table.legal(number) if number is not None and not mine.is_computer else []
+    result = game.outcome if game.status == GameStatus.FINISHED else None
+    lines = []
+    for seat in seats:
+        line = SeatLine(
+            seat.number,
+            seat_name(seat),
+            is_me=seat.number == number,
+            is_computer=seat.is_computer,
+            to_act=seat.number in to_act,
+            level=levels.level_of(seat.strategy) if seat.player_id is None else None,
+            player_id=seat.player_id,
+        )
+        if result is not None:
+            line.rank = result.ranks[seat.number]
+            line.score = module.score_text(result, seat.number, view)
+        lines.append(line)
+    not_rated = ""
+    if result is not None:
+        not_rated = _rating_changes(game, seats, lines)
+    names = [line.name for line in lines]
+    events = []
+    if view is not None:
+        moves = Move.objects.filter(game=game, status=MoveStatus.APPLIED).order_by("-seq")
+        recent = [
+            ev for m in reversed(list(moves.only("events")[:RECENT_MOVES])) for ev in m.events
+        ]
+        for ev in seen_by(recent, number):
+            text = event_text(game.game_type, ev, names, view)
+            if text:
+                events.append(text)
+    left = None
+    if game.deadline is not None and game.status == GameStatus.RUNNING:
+        left = max(0, int((game.deadline - timezone.now()).total_seconds()))
+    return TableContext(
+        game=game,
+        kind=game.kind,
+        seat=number,
+        view=view,
+        seats=lines,
+        choices=choice_tree(module, legal, view, names),
+        events=events[-EVENT_LINES:],
+        seconds_left=left,
+        template=module.TEMPLATE,
+        module=module,
+        token=change_token(game, len(seats)),
+        not_rated=not_rated,
+    )
+
+
+def _rating_changes(game: Game, seats: list[Seat], lines: list[SeatLine]) -> str:
+    """Puts each rated seat's overall rating change on its line; returns why the game was
+    not rated, or "" (the decision may still be on its way)."""
+    decision = RatedGame.objects.filter(game=game).first()
+    if decision is not None and not decision.rated:
+        return decision.get_skipped_display()
+    changes = RatingChange.objects.filter(game=game, rating__league=None).select_related("rating")
+    by_player = {c.rating.player_id: c.shown_change for c in changes}
+    for seat, line in zip(seats, lines, strict=True):
+        line.rating_delta = by_player.get(seat.player_id)
+    return ""
