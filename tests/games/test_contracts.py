@@ -10,6 +10,7 @@ import pytest
 from bot.render import TelegramRenderer
 from games import catalog
 from games.engines import Engine
+from games.kinds import _load
 from games.narration import Narration
 from web.tables import WebTable
 
@@ -20,7 +21,7 @@ KINDS = catalog.all_games()
 def test_each_game_keeps_the_contracts_of_its_modules(kind):
     assert isinstance(kind.rules, Engine)
     assert kind.narration is not None
-    assert isinstance(catalog._load(kind.narration), Narration)
+    assert isinstance(_load(kind.narration), Narration)
     assert isinstance(kind.renderer(catalog.TELEGRAM), TelegramRenderer)
     assert isinstance(kind.renderer(catalog.WEB), WebTable)
 
