@@ -45,7 +45,7 @@ from games.play.models import Game, Player
 
 from . import changes, limits, notify, params, renders
 from .play import MAX_TOKEN, RETRY_MS, _player_or_403
-from .waits import let_go_of_the_request_thread, released
+from .waits import let_go_of_the_request_thread, payload, released
 
 # How soon a page's EventSource reconnects after its stream ended.
 RECONNECT_MS = 1000
@@ -68,8 +68,7 @@ async def events(request, pk: int):
         )
     except params.BadParameter as exc:
         return await sync_to_async(params.refused)(request, exc.message, 400)
-    limit = settings.LIVE_STREAMS_PER_PROCESS
-    if limit and notify.hub.connections() >= limit:
+    if notify.hub.full():
         return JsonResponse({"ok": False, "retry_ms": RETRY_MS}, status=429)
     try:
         # First, so that a stream over the limit costs no query.
@@ -109,7 +108,7 @@ async def _stream(
         sent = seen
         while True:
             if current is not None and current != sent:
-                data = await _payload(pk, current, player, language)
+                data = await payload(pk, current, player, language, shared=True)
                 sent = data["token"]
                 yield _frame(data)
             left = end - time.monotonic()
@@ -127,14 +126,6 @@ async def _stream(
     finally:
         notify.hub.leave(sub)
         await sync_to_async(limits.give_back_live_slot)(slot)
-
-
-async def _payload(pk: int, token: str, player: Player | None, language: str) -> dict:
-    """The shared render: a spectator's from memory when one was made for this change
-    (no thread, no query), anyone else's through ``renders.payload``."""
-    if player is None and (found := renders.peek(pk, token, None, language)):
-        return found
-    return await released(renders.payload, shared=True)(pk, token, player, language)
 
 
 _frames: OrderedDict[int, tuple[dict, bytes]] = OrderedDict()

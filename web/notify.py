@@ -149,6 +149,12 @@ class Hub:
         with self._lock:
             return sum(len(s) for s in self._games.values())
 
+    def full(self) -> bool:
+        """This process waits on ``LIVE_STREAMS_PER_PROCESS`` connections (streams and
+        long polls) already: another is answered at once instead (0: no limit)."""
+        limit = settings.LIVE_STREAMS_PER_PROCESS
+        return bool(limit) and self.connections() >= limit
+
     # Changes (from any thread) -----------------------------------------------------------
     def announce(self, game_id: int) -> None:
         """``game_id`` changed: its connections hear of it from the hub's thread."""

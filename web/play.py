@@ -37,10 +37,10 @@ from games import catalog
 from games.play import completion, errors, levels, services
 from games.play.models import Game, GameStatus, Player
 
-from . import changes, limits, miniapp, notify, params, renders
+from . import changes, limits, miniapp, notify, params
 from .framing import telegram_may_frame
 from .tables import table_context
-from .waits import changed_token, let_go_of_the_request_thread, released
+from .waits import changed_token, let_go_of_the_request_thread, payload, released
 
 SESSION_KEY = "catclub_player"
 INIT_DATA_HEADER = "X-Telegram-Init-Data"
@@ -330,18 +330,14 @@ async def _changed_table(request, pk: int, seen: str, deadline: float):
         current = await changed_token(pk, seen, deadline, shared=asgi)
     if current is None:
         raise Http404
-    payload = await released(renders.payload, shared=asgi)(
-        pk, current, player, translation.get_language()
-    )
-    return JsonResponse(payload)
+    return JsonResponse(await payload(pk, current, player, translation.get_language(), asgi))
 
 
 async def _table_json(request, pk: int, current: str) -> JsonResponse:
     player, refused = await released(_player_or_403)(request)
     if refused:
         return refused
-    payload = await released(renders.payload)(pk, current, player, translation.get_language())
-    return JsonResponse(payload)
+    return JsonResponse(await payload(pk, current, player, translation.get_language(), False))
 
 
 def _place_to_wait(asgi: bool):
@@ -349,8 +345,7 @@ def _place_to_wait(asgi: bool):
     thread), as many as ``LIVE_STREAMS_PER_PROCESS`` allows; under WSGI it holds one of
     the process's threads, and only ``LONG_POLLS_PER_PROCESS`` may."""
     if asgi:
-        limit = settings.LIVE_STREAMS_PER_PROCESS
-        return contextlib.nullcontext(not limit or notify.hub.connections() < limit)
+        return contextlib.nullcontext(not notify.hub.full())
     return limits.parked_poll()
 
 

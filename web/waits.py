@@ -14,7 +14,9 @@ import time
 from asgiref.sync import SyncToAsync, sync_to_async
 from django.db import connection
 
-from . import changes, notify
+from games.play.models import Player
+
+from . import changes, notify, renders
 
 
 def release_connection() -> None:
@@ -58,6 +60,17 @@ async def changed_token(game_id: int, seen: str, deadline: float, shared: bool) 
         return current
     finally:
         notify.hub.leave(sub)
+
+
+async def payload(
+    game_id: int, token: str, player: Player | None, language: str, shared: bool
+) -> dict:
+    """The table's render for ``player`` (None: a spectator) at ``token``, shared per
+    audience (``renders``): a spectator's from memory when one was made for this change
+    (no thread, no query), anyone else's through ``renders.payload``."""
+    if player is None and (found := renders.peek(game_id, token, None, language)):
+        return found
+    return await released(renders.payload, shared=shared)(game_id, token, player, language)
 
 
 def let_go_of_the_request_thread() -> None:
