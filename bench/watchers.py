@@ -13,14 +13,21 @@ the long poll (spectators polling ``/state/``), then one line per level::
     watchers N=<n> p50_ms=<x> p95_ms=<x> max_ms=<x> missed=<k> queries_per_move=<x>
         renders_per_move=<x> kb_per_conn=<x> webhook_p95_ms=<x>
 
-``*_ms``: from a person sending a move to each spectator of that table receiving a table
-newer than the one the person moved on; ``missed``: spectator-moves with no such table
-within ``MISS_SECONDS``. ``queries_per_move`` and ``renders_per_move``: the web process's
-queries and table renders during the moves, per move (every page of the table counted:
-the spectators, the persons' own streams and their move requests). ``kb_per_conn``: what
-one spectator received during the moves. ``webhook_p95_ms``: a webhook request answered
-by the web process meanwhile (every 0.2 s; one whose body is not an update, which the view
-refuses itself after checking the secret: how long a Telegram call waits behind the crowd).
+``*_ms``: from a person's move being applied (its ``processed_at``, stamped by the game
+worker's step) to each spectator of that table receiving a table newer than the one the
+person moved on; ``sent_p95_ms``: the same from the person's click, so with the wait for a
+game worker (20 moves at once, on two workers); ``missed``: spectator-moves with no such
+table within ``MISS_SECONDS``. ``queries_per_move`` and ``renders_per_move``: the web
+process's queries and table renders during the moves, per move (every page of the table
+counted: the spectators, the persons' own streams and their move requests).
+``kb_per_conn``: the web process's resident memory per open page (its growth from before
+the level's pages opened to when they all were open); ``rss_mb``: its whole resident
+memory then; ``cpu_s``: its CPU time during the moves; ``received_kb``: what one
+spectator received during the moves. ``webhook_p95_ms`` (and ``healthz_p95_ms``,
+``admin_p95_ms``): a webhook request answered by the web process meanwhile (every 0.2 s;
+one whose body is not an update, which the view refuses itself after checking the secret:
+how long a Telegram call waits behind the crowd), the health check and the admin's login
+page, each asked every 0.2 s.
 """
 
 from __future__ import annotations
@@ -37,12 +44,14 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
+import psycopg
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from bench.soak_services import OwnDatabase, Process, Services, prepare_site, wait_for_port
 from bench.table import free_port
+from games.play.models import Move
 
 HOST = "127.0.0.1"
 SECRET = "bench-watchers-secret"
@@ -62,7 +71,7 @@ class Page:
 
     path: str
     cookie: str = ""
-    seen: list[tuple[float, int]] = field(default_factory=list)  # (time, version)
+    seen: list[tuple[float, int]] = field(default_factory=list)  # (time.time(), version)
     received: int = 0  # bytes
     refused: int = 0
     latest: dict | None = None  # the last table, kept for a person's page only
@@ -157,7 +166,7 @@ async def stream(port: int, page: Page, connected: asyncio.Event) -> None:
                         continue
                     token = found.group(1).decode()
                     version = VERSION.search(found.group(2))
-                    page.seen.append((time.monotonic(), int(version.group(1)) if version else -1))
+                    page.seen.append((time.time(), int(version.group(1)) if version else -1))
                     if page.keep:
                         page.latest = json.loads(found.group(2))
                     connected.set()
@@ -187,7 +196,7 @@ async def poll(client: httpx.AsyncClient, page: Page, connected: asyncio.Event) 
         data = response.json()
         if data["token"] != token:
             token = data["token"]
-            page.seen.append((time.monotonic(), data["version"]))
+            page.seen.append((time.time(), data["version"]))
             connected.set()
 
 
@@ -195,7 +204,7 @@ async def poll(client: httpx.AsyncClient, page: Page, connected: asyncio.Event) 
 class Person:
     client: httpx.AsyncClient
     page: Page
-    moves: list[tuple[float, int]] = field(default_factory=list)  # (sent, version seen)
+    moves: list[tuple[float, int, str]] = field(default_factory=list)  # (sent, version, key)
 
     async def move(self, n: int) -> None:
         """Waits for their turn on the table their page shows, then moves."""
@@ -209,7 +218,7 @@ class Person:
         else:
             return
         data = {"action": actions[0], "version": str(table["version"]), "key": f"m{n}"}
-        sent = time.monotonic()
+        sent = time.time()
         for _attempt in range(3):
             try:
                 response = await self.client.post(
@@ -223,7 +232,7 @@ class Person:
         else:
             return
         if response.status_code == 200 and response.json().get("ok"):
-            self.moves.append((sent, table["version"]))
+            self.moves.append((sent, table["version"], data["key"]))
 
     def csrf(self) -> dict:
         base = str(self.client.base_url).rstrip("/")
@@ -246,16 +255,36 @@ async def new_person(base: str, port: int, n: int) -> tuple[Person, asyncio.Task
     return person, task
 
 
-async def webhook_probe(client: httpx.AsyncClient, times: list[float]) -> None:
+async def probe(client: httpx.AsyncClient, kind: str, times: list[float]) -> None:
+    """Asks the web process every 0.2 s what a machine or a moderator would: Telegram's
+    webhook, the health check, the admin's login page."""
     headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET, "Content-Type": "application/json"}
     while True:
         started = time.monotonic()
         try:
-            await client.post("/telegram/webhook", content=b'{"update_id": "x"}', headers=headers)
+            if kind == "webhook":
+                body = b'{"update_id": "x"}'
+                await client.post("/telegram/webhook", content=body, headers=headers)
+            else:
+                response = await client.get("/healthz" if kind == "healthz" else "/admin/login/")
+                response.raise_for_status()
             times.append((time.monotonic() - started) * 1000)
         except httpx.HTTPError:
             times.append(float("inf"))
         await asyncio.sleep(0.2)
+
+
+def applied_at(url: str, people: list[Person]) -> dict[tuple[str, str], float]:
+    """When the game worker applied each person's move (``Move.processed_at``), by (page,
+    key): the web's move key is ``web:<player>:<the page's key>``."""
+    games = {int(p.page.path.strip("/").rsplit("/", 1)[1]): p.page.path for p in people}
+    query = (
+        f"SELECT game_id, key, processed_at FROM {Move._meta.db_table}"  # noqa: S608 (no input)
+        " WHERE game_id = ANY(%s) AND key LIKE 'web:%%' AND processed_at IS NOT NULL"
+    )
+    with psycopg.connect(url) as db:
+        rows = db.execute(query, (list(games),)).fetchall()
+    return {(games[g], key.rsplit(":", 1)[1]): at.timestamp() for g, key, at in rows}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -270,7 +299,11 @@ async def level(site: Site, base: str, kind: str, n: int, tables: int, moves: in
     made = await asyncio.gather(*(new_person(base, port, i) for i in range(tables)))
     people = [p for p, _t in made]
     tasks = [t for _p, t in made]
-    watchers = [Page(people[i % tables].page.path) for i in range(n)]
+    # One hot table holds half of the spectators; the rest are spread over all the tables.
+    hot = n // 2
+    paths = [people[0].page.path] * hot + [people[i % tables].page.path for i in range(n - hot)]
+    watchers = [Page(path) for path in paths]
+    idle = site.count()
     limits = httpx.Limits(max_connections=n + 10, max_keepalive_connections=n + 10)
     polls = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
     ready = [asyncio.Event() for _ in watchers]
@@ -282,44 +315,53 @@ async def level(site: Site, base: str, kind: str, n: int, tables: int, moves: in
         await asyncio.sleep(0)  # the connections open a few at a time, as pages load
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 300)
     await asyncio.sleep(1)
+    opened = site.count()
     before, received = site.count(), sum(p.received for p in watchers)
-    hook_times: list[float] = []
-    probe = httpx.AsyncClient(base_url=base, timeout=60)
-    tasks.append(asyncio.create_task(webhook_probe(probe, hook_times)))
+    probed: dict[str, list[float]] = {"webhook": [], "healthz": [], "admin": []}
+    prober = httpx.AsyncClient(base_url=base, timeout=60)
+    for what, times in probed.items():
+        tasks.append(asyncio.create_task(probe(prober, what, times)))
     for m in range(moves):
         await asyncio.gather(*(person.move(m) for person in people))
         await asyncio.sleep(1.0)
     await asyncio.sleep(3.0)
     after = site.count()
+    applied = await asyncio.to_thread(applied_at, site.database.url, people)
     received = sum(p.received for p in watchers) - received
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    for client in (polls, probe, *(p.client for p in people)):
+    for client in (polls, prober, *(p.client for p in people)):
         await client.aclose()
 
-    latencies, missed = [], 0
+    latencies, clicks, missed = [], [], 0
     by_path: dict[str, list[Page]] = {}
     for page in watchers:
         by_path.setdefault(page.path, []).append(page)
     moved = 0
     for person in people:
-        for sent, version in person.moves:
+        for sent, version, key in person.moves:
             moved += 1
+            at = applied.get((person.page.path, key), sent)
             for page in by_path.get(person.page.path, []):
                 first = next((t for t, v in page.seen if t >= sent and v > version), None)
                 if first is None or first - sent > MISS_SECONDS:
                     missed += 1
                 else:
-                    latencies.append((first - sent) * 1000)
+                    latencies.append((first - at) * 1000)
+                    clicks.append((first - sent) * 1000)
     moved = max(moved, 1)
+    per_conn = (opened["rss"] - idle["rss"]) / max(n, 1) / 1024
     return (
         f"{kind} N={n} p50_ms={percentile(latencies, 0.5):.0f}"
         f" p95_ms={percentile(latencies, 0.95):.0f} max_ms={max(latencies, default=0):.0f}"
         f" missed={missed} queries_per_move={(after['queries'] - before['queries']) / moved:.1f}"
         f" renders_per_move={(after['renders'] - before['renders']) / moved:.1f}"
-        f" kb_per_conn={received / max(n, 1) / 1024:.1f}"
-        f" webhook_p95_ms={percentile(hook_times, 0.95):.0f}"
+        f" kb_per_conn={per_conn:.1f} webhook_p95_ms={percentile(probed['webhook'], 0.95):.0f}"
+        f" healthz_p95_ms={percentile(probed['healthz'], 0.95):.0f}"
+        f" admin_p95_ms={percentile(probed['admin'], 0.95):.0f}"
+        f" sent_p95_ms={percentile(clicks, 0.95):.0f} cpu_s={after['cpu'] - before['cpu']:.1f}"
+        f" rss_mb={opened['rss'] / 2**20:.0f} received_kb={received / max(n, 1) / 1024:.1f}"
     )
 
 

@@ -1,6 +1,7 @@
 """The web process of ``bench watchers``: the site under uvicorn as ``manage.py start``
 serves it, counting the database queries it makes and the tables it renders, written to
-a file every 0.2 s for the bench to read (the site itself counts neither).
+a file every 0.2 s for the bench to read (the site itself counts neither), with its
+resident memory and CPU time.
 
 ``python -m bench.watchers_server <port> <counters file>``
 """
@@ -40,10 +41,17 @@ def main(port: int, path: str) -> None:
 
     connection_created.connect(wrap, weak=False)
 
+    page = os.sysconf("SC_PAGE_SIZE")
+
     def report() -> None:
         while True:
+            with open("/proc/self/statm") as statm:
+                rss = int(statm.read().split()[1]) * page
+            cpu = os.times()
+            counted = {"queries": queries[0], "renders": renders.made, "rss": rss}
+            counted["cpu"] = cpu.user + cpu.system
             with open(path + ".tmp", "w") as out:
-                json.dump({"queries": queries[0], "renders": renders.made}, out)
+                json.dump(counted, out)
             os.replace(path + ".tmp", path)
             time.sleep(0.2)
 

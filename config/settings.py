@@ -161,7 +161,8 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # (bot/sync.py). With Redis, Redis; on the embedded default, where the site and the bot
 # are separate processes, a table of the database they both open (createcachetable).
 if REDIS_URL:
-    _redis_cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    # One connection pool per process, whatever the number of requests (config/cache.py).
+    _redis_cache = {"BACKEND": "config.cache.RedisCache", "LOCATION": REDIS_URL}
     CACHES = {"default": _redis_cache, "shared": _redis_cache}
 else:
     CACHES = {
@@ -308,6 +309,9 @@ if not 0 <= TABLE_WAIT_SECONDS <= 60:
 # comment line every LIVE_HEARTBEAT_SECONDS keeps idle proxies from closing it.
 LIVE_STREAM_SECONDS = env.float("LIVE_STREAM_SECONDS", default=300.0)
 LIVE_HEARTBEAT_SECONDS = env.float("LIVE_HEARTBEAT_SECONDS", default=15.0)
+# A page whose stream or poll answer is not taken (read) in this long is dropped: the server
+# keeps at most one event and its write buffer for a reader that stalls.
+LIVE_SEND_SECONDS = env.float("LIVE_SEND_SECONDS", default=30.0)
 # Streams and waiting long polls at once in one ASGI process of the site: each costs a
 # little memory and a socket, no thread; past it the page follows by long polling (a poll
 # is answered at once and asks again).

@@ -27,7 +27,6 @@ address's ``LIVE_CONNECTIONS_PER_ADDRESS`` (shared with the long polls), or past
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 import time
@@ -72,22 +71,27 @@ async def events(request, pk: int):
         return JsonResponse({"ok": False, "retry_ms": RETRY_MS}, status=429)
     try:
         # First, so that a stream over the limit costs no query.
-        slot = await sync_to_async(limits.take_live_slot)(request, settings.LIVE_STREAM_SECONDS)
+        slot = await _off_loop(limits.take_live_slot)(request, settings.LIVE_STREAM_SECONDS)
     except limits.LimitReached as exc:
         return await sync_to_async(params.refused)(request, exc.message, 429)
     try:
-        player, refused = await released(_viewer)(request, pk)
+        player, refused = await released(_viewer, shared=True)(request, pk)
     except BaseException:
-        await sync_to_async(limits.give_back_live_slot)(slot)
+        await _off_loop(limits.give_back_live_slot)(slot)
         raise
     if refused is not None:
-        await sync_to_async(limits.give_back_live_slot)(slot)
+        await _off_loop(limits.give_back_live_slot)(slot)
         return refused
     stream = _stream(pk, seen, player, translation.get_language(), slot)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy passes each event on at once
     return response
+
+
+def _off_loop(function):
+    """The address's slot lives in the cache: any thread of the loop's pool will do."""
+    return sync_to_async(function, thread_sensitive=False)
 
 
 def _viewer(request, pk: int):
@@ -112,20 +116,14 @@ async def _stream(
                 sent = data["token"]
                 yield _frame(data)
             left = end - time.monotonic()
-            if left <= 0 or sub.dropped:
+            if left <= 0:
                 return
-            try:
-                current = await asyncio.wait_for(
-                    sub.queue.get(), min(settings.LIVE_HEARTBEAT_SECONDS, left)
-                )
-                while not sub.queue.empty():  # several changes meanwhile: the last counts
-                    current = sub.queue.get_nowait()
-            except TimeoutError:
-                current = None
+            current = await sub.next(min(settings.LIVE_HEARTBEAT_SECONDS, left))
+            if current is None:
                 yield b":\n\n"
     finally:
         notify.hub.leave(sub)
-        await sync_to_async(limits.give_back_live_slot)(slot)
+        await _off_loop(limits.give_back_live_slot)(slot)
 
 
 _frames: OrderedDict[int, tuple[dict, bytes]] = OrderedDict()

@@ -13,8 +13,8 @@ and any server loop; under WSGI every async request has a loop of its own). A me
 reaches the hub, whose thread reads the game's change token once (``changes.token``: from
 the cache, the database once per change for all processes) and hands it to every
 connection of this process waiting on that game, one call per event loop. A connection
-has a bounded queue: a reader too slow to take what it was given is dropped (its stream
-ends; the page reconnects and gets the table as it is then), never buffered without end.
+keeps only the latest token it was given (``Subscriber``): the page wants the table as it
+is, so nothing piles up for a slow reader.
 
 Pub/sub keeps nothing for a process that was not listening: after the subscription
 (re)connects, and every ``RECHECK_SECONDS`` anyway, the hub reads the token of every game
@@ -31,7 +31,7 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -42,9 +42,6 @@ from . import changes
 
 log = logging.getLogger(__name__)
 
-# A connection's queue of tokens not yet taken: a burst of steps fits, a stalled reader
-# does not.
-QUEUE_SIZE = 16
 # How often the hub reads the tokens of the games it follows, whatever was announced:
 # often on the embedded default (the bot's changes are announced to nobody here), rarely
 # with Redis (every process announces its changes; this only covers a lost message).
@@ -97,21 +94,36 @@ def _redis():
 # -- this process's connections ---------------------------------------------------------------
 @dataclass(eq=False)
 class Subscriber:
-    """One connection waiting on one game: the tokens it was given, in its own loop."""
+    """One connection waiting on one game, in its own loop: the latest change token it was
+    given and not yet taken. Only the latest counts (a page wants the table as it is), so
+    a slow reader has nothing piling up here; what it was sent and did not read is bounded
+    where it is written (``live_app``: ``LIVE_SEND_SECONDS``)."""
 
     game_id: int
     loop: asyncio.AbstractEventLoop
-    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
-    dropped: bool = False
+    token: str | None = None
+    _waiter: asyncio.Future | None = None
 
     def offer(self, token: str) -> None:  # in the subscriber's loop
-        if self.dropped:
-            return
-        try:
-            self.queue.put_nowait(token)
-        except asyncio.QueueFull:
-            self.dropped = True
-            hub.leave(self)
+        self.token = token
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def next(self, timeout: float) -> str | None:
+        """The latest token given since the last call, waiting up to ``timeout`` seconds
+        for one: None if none came. A future and a timer, no task: thousands of pages
+        wake for one change."""
+        if self.token is None and timeout > 0:
+            self._waiter = self.loop.create_future()
+            try:
+                async with asyncio.timeout(timeout):
+                    await self._waiter
+            except TimeoutError:
+                pass
+            finally:
+                self._waiter = None
+        token, self.token = self.token, None
+        return token
 
 
 class Hub:
@@ -128,8 +140,9 @@ class Hub:
 
     # Connections (in their loops) ------------------------------------------------------
     def join(self, game_id: int) -> Subscriber:
-        """A connection starts waiting on ``game_id``: its queue receives the game's new
-        change tokens. Subscribe before reading the token, so no change falls between."""
+        """A connection starts waiting on ``game_id``: it is given the game's new change
+        tokens (``Subscriber.next``). Subscribe before reading the token, so that no
+        change falls between."""
         sub = Subscriber(game_id, asyncio.get_running_loop())
         with self._lock:
             self._games.setdefault(game_id, set()).add(sub)

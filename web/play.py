@@ -298,32 +298,34 @@ async def state(request, pk: int):
     limit = settings.TABLE_WAIT_SECONDS
     wait = params.number(request.GET.get("wait"), "wait", maximum=limit, default=limit)
     deadline = time.monotonic() + wait
+    # The address's slot lives in the cache: any thread will do.
+    slots = functools.partial(sync_to_async, thread_sensitive=False)
     try:
         # First, so that a poll over the limit costs no query.
-        slot = await sync_to_async(limits.take_live_slot)(request, limit)
+        slot = await slots(limits.take_live_slot)(request, limit)
     except limits.LimitReached as exc:
         return await sync_to_async(params.refused)(request, exc.message, 429)
     try:
         return await _changed_table(request, pk, seen, deadline)
     finally:
-        await sync_to_async(limits.give_back_live_slot)(slot)
+        await slots(limits.give_back_live_slot)(slot)
 
 
 async def _changed_table(request, pk: int, seen: str, deadline: float):
     """The table once its change token is no longer ``seen`` (or at ``deadline``)."""
-    current = await released(changes.token)(pk)
+    # Under ASGI the reads go to the loop's shared pool of threads, and the wait lets go of
+    # the request's own; under WSGI the request owns its thread anyway (and a test's
+    # transaction is seen only there).
+    asgi = isinstance(request, ASGIRequest)
+    current = await released(changes.token, shared=asgi)(pk)
     if current is None:
         raise Http404
     if current != seen or time.monotonic() >= deadline:
-        return await _table_json(request, pk, current)
-    # Under ASGI the wait lets go of the request's thread and reads in the loop's shared
-    # pool; under WSGI the request owns its thread anyway (and a test's transaction is
-    # seen only there).
-    asgi = isinstance(request, ASGIRequest)
+        return await _table_json(request, pk, current, asgi)
     with _place_to_wait(asgi) as placed:
         if not placed:
             return _ask_again()
-        player, refused = await released(_player_or_403)(request)
+        player, refused = await released(_player_or_403, shared=asgi)(request)
         if refused:
             return refused
         let_go_of_the_request_thread()
@@ -333,11 +335,11 @@ async def _changed_table(request, pk: int, seen: str, deadline: float):
     return JsonResponse(await payload(pk, current, player, translation.get_language(), asgi))
 
 
-async def _table_json(request, pk: int, current: str) -> JsonResponse:
-    player, refused = await released(_player_or_403)(request)
+async def _table_json(request, pk: int, current: str, asgi: bool) -> JsonResponse:
+    player, refused = await released(_player_or_403, shared=asgi)(request)
     if refused:
         return refused
-    return JsonResponse(await payload(pk, current, player, translation.get_language(), False))
+    return JsonResponse(await payload(pk, current, player, translation.get_language(), asgi))
 
 
 def _place_to_wait(asgi: bool):

@@ -47,16 +47,11 @@ async def changed_token(game_id: int, seen: str, deadline: float, shared: bool) 
     sub = notify.hub.join(game_id)  # before the look: no change falls between
     try:
         current = await released(changes.token, shared=shared)(game_id)
-        while current == seen and not sub.dropped:
-            left = deadline - time.monotonic()
-            if left <= 0:
+        while current == seen:
+            given = await sub.next(deadline - time.monotonic())
+            if given is None:
                 break
-            try:
-                current = await asyncio.wait_for(sub.queue.get(), left)
-            except TimeoutError:
-                break
-            while not sub.queue.empty():  # several changes meanwhile: the last counts
-                current = sub.queue.get_nowait()
+            current = given
         return current
     finally:
         notify.hub.leave(sub)
@@ -66,11 +61,24 @@ async def payload(
     game_id: int, token: str, player: Player | None, language: str, shared: bool
 ) -> dict:
     """The table's render for ``player`` (None: a spectator) at ``token``, shared per
-    audience (``renders``): a spectator's from memory when one was made for this change
-    (no thread, no query), anyone else's through ``renders.payload``."""
-    if player is None and (found := renders.peek(game_id, token, None, language)):
+    audience (``renders``). A spectator's comes from memory when one was made for this
+    change (no thread, no query); else the first of the loop's spectators to ask has it
+    made and the others await that one (a hot table's thousands of pages, one thread)."""
+    render = released(renders.payload, shared=shared)
+    if player is not None:
+        return await render(game_id, token, player, language)
+    if found := renders.peek(game_id, token, None, language):
         return found
-    return await released(renders.payload, shared=shared)(game_id, token, player, language)
+    key = (asyncio.get_running_loop(), game_id, token, language)
+    making = _making.get(key)
+    if making is None:
+        making = asyncio.ensure_future(render(game_id, token, None, language))
+        _making[key] = making
+        making.add_done_callback(lambda _done: _making.pop(key, None))
+    return await asyncio.shield(making)  # one page leaving cancels nobody else's
+
+
+_making: dict[tuple, asyncio.Future] = {}
 
 
 def let_go_of_the_request_thread() -> None:

@@ -1,6 +1,7 @@
 """The site served as production serves it, over ASGI (uvicorn, in a thread of the test's
-process, on the test database): pytest-django's live server is WSGI, under which a stream
-is read to its end before any of it is sent.
+process, on the test database; the live requests by ``web.live_app``, as in
+``config.asgi``): pytest-django's live server is WSGI, under which a stream is read to its
+end before any of it is sent.
 
 ``asgi_server`` is the site's address; ``asgi_site`` the server itself, which a test may
 stop (as a server that goes down: every connection dropped at once) and start again on
@@ -18,6 +19,8 @@ import pytest
 import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.asgi import get_asgi_application
+
+from web.live_app import route
 
 
 def free_port() -> int:
@@ -49,7 +52,7 @@ class Site:
         assert self._server is None, "already serving"
         # Static files from the apps' folders, as the live server serves them (no
         # collectstatic).
-        application = ASGIStaticFilesHandler(get_asgi_application())
+        application = ASGIStaticFilesHandler(route(get_asgi_application()))
         config = uvicorn.Config(
             application,
             host="127.0.0.1",

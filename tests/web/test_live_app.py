@@ -1,0 +1,138 @@
+"""The live requests served straight from ASGI (``web.live_app``, issues 24 and 25): the
+same answers as through Django's handler (the views' checks, the middleware's headers,
+Django's error pages), without its thread hops; a page that goes away or stops reading is
+let go of."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+from django.core.signals import request_started
+from django.test import Client
+from django.urls import reverse
+
+from games.play.models import Game
+from tests.web.asgi import asgi_server  # noqa: F401  (fixture)
+from web import live_app, notify
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def open_limits(settings):
+    settings.LIVE_CONNECTIONS_PER_ADDRESS = 0
+    settings.TABLES_PER_HOUR_PER_SESSION = 0
+    settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+
+
+def running_table() -> Game:
+    data = {"game": "felix", "name": "Ann", "computers": "2"}
+    assert Client().post(reverse("web:play-create"), data).status_code == 302
+    return Game.objects.order_by("-pk").first()
+
+
+def test_live_requests_answer_without_djangos_handler(asgi_server):  # noqa: F811
+    game = running_table()
+    handled = []
+
+    def started(**kwargs):
+        handled.append(kwargs)
+
+    request_started.connect(started)
+    try:
+        state = httpx.get(
+            f"{asgi_server}/play/{game.pk}/state/?wait=0", headers={"Accept-Language": "it"}
+        )
+        page = httpx.get(f"{asgi_server}/play/{game.pk}/")
+    finally:
+        request_started.disconnect(started)
+    assert state.status_code == 200 and state.json()["token"]
+    assert page.status_code == 200
+    assert len(handled) == 1  # the page only: the poll never reached Django's handler
+    # The middleware's work, done inline: the language, the security headers.
+    assert state.headers["Content-Language"] == "it"
+    assert state.headers["X-Content-Type-Options"] == "nosniff"
+    assert "Cookie" in state.headers["Vary"]
+
+
+def test_live_requests_get_djangos_refusals(asgi_server, settings):  # noqa: F811
+    game = running_table()
+    missing = httpx.get(f"{asgi_server}/play/{game.pk + 1000}/state/?wait=0")
+    assert missing.status_code == 404
+    bad = httpx.get(f"{asgi_server}/play/{game.pk}/state/?wait=nan")
+    assert bad.status_code == 400 and "wait" in bad.json()["message"]
+    huge = httpx.get(f"{asgi_server}/play/{'9' * 19}/events/")
+    assert huge.status_code == 404  # beyond any id: Django's own 404
+    host = httpx.get(
+        f"{asgi_server}/play/{game.pk}/state/?wait=0", headers={"Host": "evil.example"}
+    )
+    assert host.status_code == 400  # ALLOWED_HOSTS, as everywhere
+    settings.REQUESTS_PER_SECOND_PER_ADDRESS = 1
+    settings.REQUEST_BURST_PER_ADDRESS = 2
+    codes = [httpx.get(f"{asgi_server}/play/{game.pk}/state/?wait=0").status_code for _ in range(4)]
+    assert codes[-1] == 429
+
+
+def test_a_stream_whose_page_left_gives_everything_back(asgi_server, settings):  # noqa: F811
+    settings.LIVE_CONNECTIONS_PER_ADDRESS = 3
+    game = running_table()
+    url = f"{asgi_server}/play/{game.pk}/events/"
+
+    async def open_and_leave() -> None:
+        async with httpx.AsyncClient(timeout=10) as client:
+            for _ in range(5):  # more than the address may hold at once: each gave its slot back
+                async with client.stream("GET", url) as response:
+                    assert response.status_code == 200
+                    async for line in response.aiter_lines():
+                        if line.startswith("id: "):
+                            break
+                    assert notify.hub.connections() == 1
+
+    asyncio.run(open_and_leave())
+    for _ in range(100):
+        if notify.hub.connections() == 0:
+            break
+        asyncio.run(asyncio.sleep(0.05))
+    assert notify.hub.connections() == 0
+
+
+def test_a_page_that_stops_reading_is_dropped(settings):
+    """Issue 24 item 5: a reader that takes nothing is let go of after LIVE_SEND_SECONDS,
+    not buffered for: its stream's ``finally`` runs (the hub and the slot given back)."""
+    settings.LIVE_SEND_SECONDS = 0.2
+    ended = []
+
+    async def stream():
+        try:
+            while True:
+                yield b"data: x\n\n"
+        finally:
+            ended.append(True)
+
+    async def stalled(message):
+        if message["type"] == "http.response.body" and message["body"]:
+            await asyncio.sleep(3600)  # the socket's buffers are full: the page reads nothing
+
+    async def run():
+        from django.http import StreamingHttpResponse
+
+        await live_app._send(StreamingHttpResponse(stream()), stalled)
+        await asyncio.sleep(0.05)  # asyncio finalizes the stream it let go of
+
+    asyncio.run(asyncio.wait_for(run(), 5))
+    assert ended == [True]
+
+
+def test_the_site_routes_live_paths_only():
+    seen = []
+
+    async def django(scope, receive, send):
+        seen.append(scope["path"])
+
+    app = live_app.route(django)
+    for path in ("/play/12/", "/play/12/move/", "/play/x/state/", "/healthz"):
+        asyncio.run(app({"type": "http", "method": "GET", "path": path}, None, None))
+    asyncio.run(app({"type": "http", "method": "POST", "path": "/play/12/state/"}, None, None))
+    assert seen == ["/play/12/", "/play/12/move/", "/play/x/state/", "/healthz", "/play/12/state/"]

@@ -1,0 +1,184 @@
+"""The live requests (a table's stream and its long poll) served straight from ASGI, beside
+Django's handler, so that following a table costs the event loop a few microseconds and
+no thread (issues 24 and 25).
+
+Through Django's ``ASGIHandler`` every request, however small, took a thread of its own
+(asgiref's ``ThreadSensitiveContext``) and hopped to it and back about twenty times: for
+the ``request_started`` and ``request_finished`` signals, and for each middleware's
+``process_request`` and ``process_response`` (``MiddlewareMixin`` is synchronous). With
+thousands of pages, or a script reopening refused polls, those hops were the server's
+work: the health check, the webhook and the admin waited seconds behind them.
+
+Here the same views (``events.events``, ``play.state``) answer, with the same checks, in
+the same order:
+
+- the client's request rate (``request_rate``) first;
+- Django's middleware, called inline on the loop: for these requests their work is
+  headers and lazy objects (the session, loaded on first use off the loop; the visitor's
+  language; the user). A session a view changed is saved off the loop;
+- an exception becomes Django's own answer (``response_for_exception``: the 404 and 403
+  pages, a logged 500), rendered off the loop;
+- the client going away cancels the view, as Django's handler does, so that its
+  ``finally`` gives back the address's slot and the hub's connection;
+- a page that does not read what it is sent for ``LIVE_SEND_SECONDS`` is dropped, never
+  buffered without end (the server buffers one event and its write buffer at most).
+
+Every other request goes to Django's handler unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections.abc import Awaitable, Callable
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.core.handlers.exception import response_for_exception
+from django.http import HttpResponse, StreamingHttpResponse
+from django.utils.deprecation import MiddlewareMixin
+from django.utils.module_loading import import_string
+
+from . import events, play, request_rate
+
+log = logging.getLogger(__name__)
+
+LIVE_PATH = re.compile(r"/play/([0-9]{1,19})/(events|state)/")
+VIEWS: dict[str, Callable[..., Awaitable[HttpResponse]]] = {
+    "events": events.events,
+    "state": play.state,
+}
+
+Scope = dict
+Receive = Callable[[], Awaitable[dict]]
+Send = Callable[[dict], Awaitable[None]]
+
+
+def route(django: Callable) -> Callable:
+    """The site's ASGI application: the live requests here, the rest to ``django``."""
+
+    async def application(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET":
+            found = LIVE_PATH.fullmatch(scope["path"])
+            if found is not None and int(found[1]) <= play.MAX_ID:
+                await serve(scope, receive, send, VIEWS[found[2]], int(found[1]))
+                return
+        await django(scope, receive, send)
+
+    return application
+
+
+async def serve(scope: Scope, receive: Receive, send: Send, view, pk: int) -> None:
+    """One live request: its answer, until it ends or the client goes away."""
+    task = asyncio.current_task()
+    gone = asyncio.Event()
+
+    async def watch() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        gone.set()
+        if task is not None:
+            task.cancel()
+
+    watcher = asyncio.create_task(watch())
+    try:
+        request = ASGIRequest(scope, io.BytesIO())
+        response = await _respond(request, view, pk)
+        await _send(response, send)
+    except asyncio.CancelledError:
+        if not gone.is_set():
+            raise
+        if task is not None:
+            task.uncancel()  # the client left: this request simply ends
+    finally:
+        watcher.cancel()
+
+
+# -- Django's middleware, inline ---------------------------------------------------------------
+def _middleware() -> list[MiddlewareMixin]:
+    """``settings.MIDDLEWARE``'s hybrid middleware, without the request rate (counted
+    first, on the loop) and the static files (never a live path)."""
+    chain = []
+    for path in settings.MIDDLEWARE:
+        cls = import_string(path)
+        if issubclass(cls, MiddlewareMixin):
+            chain.append(cls(_never_called))
+    return chain
+
+
+def _never_called(request):  # the views are called here, not by the middleware
+    raise AssertionError("a live request's middleware called its view")
+
+
+_chain: list[MiddlewareMixin] | None = None
+
+
+def chain() -> list[MiddlewareMixin]:
+    global _chain
+    if _chain is None:
+        _chain = _middleware()
+    return _chain
+
+
+async def _respond(request: ASGIRequest, view, pk: int) -> HttpResponse:
+    wait = request_rate.over_rate(request)
+    if wait:
+        return await sync_to_async(request_rate.refused, thread_sensitive=False)(request, wait)
+    middleware = chain()
+    try:
+        response = None
+        for each in middleware:
+            if hasattr(each, "process_request"):
+                response = each.process_request(request)
+                if response is not None:
+                    break
+        if response is None:
+            response = await view(request, pk=pk)
+    except Exception as exc:  # Django's own answer: a 404 page, a 403, a logged 500
+        response = await sync_to_async(response_for_exception, thread_sensitive=False)(request, exc)
+    return await _finished(request, response, middleware)
+
+
+async def _finished(request, response: HttpResponse, middleware) -> HttpResponse:
+    """The middleware's ``process_response``, in reverse: on the loop, unless the view
+    changed the session, which is then saved off it."""
+
+    def finish() -> HttpResponse:
+        answer = response
+        for each in reversed(middleware):
+            if hasattr(each, "process_response"):
+                answer = each.process_response(request, answer)
+        return answer
+
+    session = getattr(request, "session", None)
+    if session is not None and session.modified:
+        return await sync_to_async(finish, thread_sensitive=False)()
+    return finish()
+
+
+async def _send(response: HttpResponse, send: Send) -> None:
+    headers = [
+        (name.encode("latin-1"), value.encode("latin-1")) for name, value in response.items()
+    ]
+    for cookie in response.cookies.values():
+        headers.append((b"Set-Cookie", cookie.output(header="").strip().encode("ascii")))
+    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
+    if not isinstance(response, StreamingHttpResponse):
+        async with asyncio.timeout(settings.LIVE_SEND_SECONDS):
+            await send({"type": "http.response.body", "body": response.content})
+        return
+    chunks = response.streaming_content
+    try:
+        async for chunk in chunks:
+            async with asyncio.timeout(settings.LIVE_SEND_SECONDS):
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+    except TimeoutError:
+        # Its stream's ``finally`` runs as the stream is let go of (asyncio finalizes it).
+        log.info("dropped a page that read nothing for %s s", settings.LIVE_SEND_SECONDS)
+        return
+    finally:
+        await chunks.aclose()
+    await send({"type": "http.response.body", "body": b""})
