@@ -9,8 +9,20 @@
   // -- Telegram, when the page is a Mini App ---------------------------------------------
   const tg = (function () {
     const hash = new URLSearchParams(location.hash.slice(1));
-    let initData = hash.get("tgWebAppData") || sessionStorage.getItem("tgInitData") || "";
-    if (initData) sessionStorage.setItem("tgInitData", initData);
+    // Telegram gives initData and the theme in the first page's address: kept for the
+    // next pages in the tab's storage, where the browser lets the frame have one (one that
+    // blocks a cross-site iframe's storage throws: the address then carries them on).
+    let keeps = true;
+    function kept(key, fresh) {
+      try {
+        if (fresh) sessionStorage.setItem(key, fresh);
+        return fresh || sessionStorage.getItem(key) || "";
+      } catch (e) {
+        keeps = false;
+        return fresh || "";
+      }
+    }
+    const initData = kept("tgInitData", hash.get("tgWebAppData"));
     const handlers = {};
     window.Telegram = window.Telegram || {};
     window.Telegram.WebView = window.Telegram.WebView || {
@@ -26,9 +38,7 @@
           window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data || {} }), "*");
       } catch (e) { /* not inside Telegram */ }
     }
-    // Telegram gives the theme in the first page's address only: kept for the next pages.
-    const theme = hash.get("tgWebAppThemeParams") || sessionStorage.getItem("tgTheme");
-    if (theme) sessionStorage.setItem("tgTheme", theme);
+    const theme = kept("tgTheme", hash.get("tgWebAppThemeParams"));
     if (theme) {
       try {
         const t = JSON.parse(theme);
@@ -49,6 +59,7 @@
     return {
       initData: initData,
       active: Boolean(initData),
+      keeps: keeps,
       post: post,
       on: function (type, f) { (handlers[type] = handlers[type] || []).push(f); },
       haptic: function (kind) { if (initData) post("web_app_trigger_haptic_feedback", kind); },
@@ -125,12 +136,81 @@
     return false;
   }
   // The table as the server sent it (a push or a poll): true when the page reloads.
+  // The Mini App asks for its lobby again instead (a reload would show it to nobody).
   function apply(data) {
     if (data.token === token) return false;
     token = data.token;
-    if (box.dataset.lobby) { location.reload(); return true; }
+    if (box.dataset.lobby) {
+      if (!tg.active) { location.reload(); return true; }
+      lobby();
+      return false;
+    }
     show(data.html);
     return false;
+  }
+
+  // -- the lobby, in the Mini App ---------------------------------------------------------
+  // Telegram's web clients open the Mini App in a cross-site iframe, where the browser
+  // keeps no cookie of ours: the page as loaded shows the lobby to nobody in particular,
+  // and its forms, posted as they are, would act for nobody. Inside Telegram the page asks
+  // for the lobby again and sends its forms with initData in their header; anywhere else
+  // (or without this script) they stay plain forms.
+  const lobbyBox = document.getElementById("lobby");
+  async function lobby() {
+    if (!lobbyBox) return;
+    try {
+      const r = await fetch(location.href, { headers: headers(), credentials: "same-origin" });
+      if (!r.ok) { toast(await reason(r)); return; }
+      const page = new DOMParser().parseFromString(await r.text(), "text/html");
+      const fresh = page.getElementById("lobby");
+      const table = page.getElementById("table");
+      if (!fresh || !table) return;
+      lobbyBox.innerHTML = fresh.innerHTML;
+      if (table.dataset.lobby) return;
+      // The game began: the table as this seat sees it, followed from its token on.
+      delete box.dataset.lobby;
+      token = table.dataset.token;
+      show(table.innerHTML);
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+  async function reason(r) {
+    const text = await r.text();
+    try { return JSON.parse(text).message || r.statusText; } catch (e) { return text || r.statusText; }
+  }
+  async function act(form) {
+    const body = new FormData(form);
+    const controls = lobbyBox.querySelectorAll("button, select, input");
+    controls.forEach((c) => (c.disabled = true));
+    tg.haptic({ type: "impact", impact_style: "light" });
+    try {
+      const r = await fetch(form.action, {
+        method: "POST", body: body, headers: headers(), credentials: "same-origin",
+      });
+      if (!r.ok) {
+        toast(await reason(r));
+        tg.haptic({ type: "notification", notification_type: "error" });
+      }
+    } catch (e) {
+      toast(e.message);
+    }
+    controls.forEach((c) => (c.disabled = false));
+    await lobby();
+  }
+  if (tg.active && lobbyBox) {
+    lobbyBox.addEventListener("submit", (ev) => {
+      if (!ev.target.matches("form[method=post]")) return;
+      ev.preventDefault();
+      act(ev.target);
+    });
+    // A level chosen is sent at once (site.js posts such a form as it is: not here).
+    lobbyBox.addEventListener("change", (ev) => {
+      const select = ev.target;
+      if (!select.matches("select[data-submit]") || !select.form) return;
+      ev.stopPropagation();
+      act(select.form);
+    });
   }
   // The push: one EventSource, which reconnects by itself with the last table's token
   // (its event id). The Mini App cannot sign one (no headers: see web/events.py)
@@ -240,5 +320,6 @@
     tg.on("back_button_pressed", () => history.back());
   }
   bind();
+  if (tg.active && box.dataset.lobby) lobby();
   stream();
 })();
