@@ -141,6 +141,8 @@ def test_in_a_cookieless_iframe_the_mini_app_runs_its_lobby(page, live_server, s
         # The page came without a player; the script asked again, as Tina.
         child.locator("#lobby .seats").get_by_text("(you)").wait_for(timeout=10_000)
         assert child.locator("#lobby .seats > li").count() == 3
+        # Kept in a cookie, a language choice cannot be made here: not offered.
+        assert child.locator("form.lang").count() == 0
         child.locator("#newlevel").select_option("easy")
         child.locator(".addcomputer button").click()
         child.locator("#lobby .seats > li").nth(3).wait_for(timeout=10_000)

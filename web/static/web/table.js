@@ -318,6 +318,10 @@
     tg.post("web_app_ready");
     tg.post("web_app_setup_back_button", { is_visible: true });
     tg.on("back_button_pressed", () => history.back());
+    // The language chosen is kept in a cookie (Django's set_language, CSRF-checked):
+    // where the frame keeps none, the choice would fail; the page follows the browser's.
+    const language = document.querySelector("form.lang");
+    if (language && !csrf()) language.remove();
   }
   bind();
   if (tg.active && box.dataset.lobby) lobby();
