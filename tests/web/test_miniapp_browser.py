@@ -165,3 +165,31 @@ def test_in_a_cookieless_iframe_the_mini_app_runs_its_lobby(page, live_server, s
     assert sent and not any(sent), sent  # not one cookie went with them
     problems = [p for p in page.problems if not p.startswith(f"external request: {parent}")]
     assert not problems, problems
+
+
+def test_in_a_cookieless_iframe_the_mini_app_takes_a_seat(page, live_server, settings):
+    """Tina opens Ann's table by its invite link in the Mini App, in a frame that keeps
+    no cookie: she sits down as Telegram names her, with no name to type."""
+    settings.TELEGRAM_BOT_TOKEN = BOT_TOKEN
+    settings.MINIAPP_MAX_AGE = 3600
+    settings.TABLE_WAIT_SECONDS = 1
+    ann = Player.objects.create(display_name="Ann")
+    game = services.create_lobby(None, "felix", ann)
+    services.add_computer(game, by=ann)
+    raw = quote(init_data())
+    table = f"{live_server.url}/play/{game.pk}/?invite={game.invite}#tgWebAppData={raw}"
+    with telegram_web(table) as parent:
+        settings.TELEGRAM_FRAME_ANCESTORS = [parent]
+        page.goto(f"{parent}/k/")
+        child = page.frame_locator("iframe")
+        seat = child.locator("#lobby").get_by_role("button", name="Take a seat")
+        seat.wait_for(timeout=10_000)
+        # The lobby asked for again as Tina: Telegram names her, no field for it.
+        child.locator("#lobby input[name=name]").wait_for(state="detached", timeout=10_000)
+        seat.click()
+        child.locator("#lobby .seats").get_by_text("Tina (you)").wait_for(timeout=10_000)
+        assert game.seats.filter(player__telegram_id=42).exists()
+        page.goto("about:blank")
+        page.wait_for_timeout(1500)  # the last poll ends
+    problems = [p for p in page.problems if not p.startswith(f"external request: {parent}")]
+    assert not problems, problems
