@@ -71,8 +71,8 @@
   if (!box) return;
   const toastBox = document.getElementById("toast");
   // Inside Telegram the first page came without the session's player: ask at once for the
-  // table as the signed-in seat sees it.
-  let token = tg.active ? "" : box.dataset.token;
+  // table as the signed-in seat sees it (a lobby: see lobby() below).
+  let token = tg.active && !box.dataset.lobby ? "" : box.dataset.token;
 
   function csrf() {
     const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
@@ -166,10 +166,11 @@
       const table = page.getElementById("table");
       if (!fresh || !table) return;
       lobbyBox.innerHTML = fresh.innerHTML;
-      if (table.dataset.lobby) return;
-      // The game began: the table as this seat sees it, followed from its token on.
-      delete box.dataset.lobby;
+      // Followed from this page's token on (the same for every viewer).
       token = table.dataset.token;
+      if (table.dataset.lobby) return;
+      // The game began: the table as this seat sees it.
+      delete box.dataset.lobby;
       show(table.innerHTML);
     } catch (e) {
       toast(e.message);
