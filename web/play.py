@@ -4,8 +4,10 @@ which is also the Telegram Mini App.
 Who is playing comes from the server only: a browser player from the session, a Telegram
 user from ``initData`` validated on every request that acts (``miniapp``), or from the
 session the Mini App signed in, until ``MINIAPP_MAX_AGE`` after Telegram signed that
-``initData``. Every action names its actor to the services, which refuse nobody (``None``);
-a browser table is joined with its invite link, its address alone lets a visitor watch.
+``initData``. In Telegram's web clients (a cross-site iframe: no cookie of ours) the Mini
+App's script sends the lobby's forms and asks for the table page with that header too.
+Every action names its actor to the services, which refuse nobody (``None``); a browser
+table is joined with its invite link, its address alone lets a visitor watch.
 The session's key changes whenever a player is bound to it (no fixation). A move goes
 through the same service as the bot's (``games.play.services.submit_move``: same
 idempotency, same refusals). The page follows the game by long polling on a change token:
@@ -29,6 +31,7 @@ from django.http import Http404, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect, ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST, require_safe
@@ -133,15 +136,38 @@ def csrf_unless_init_data(view):
     return csrf_exempt(checked)
 
 
+def _sign_in_refusal(exc: miniapp.InvalidInitData) -> str:
+    if isinstance(exc, SignInExpired):
+        return _("Your Telegram sign-in has expired: open the table from Telegram again.")
+    return _("This Telegram sign-in is not valid (any more).")
+
+
 def _player_or_403(request):
     try:
         return acting_player(request), None
-    except SignInExpired:
-        return None, HttpResponseForbidden(
-            _("Your Telegram sign-in has expired: open the table from Telegram again.")
-        )
-    except miniapp.InvalidInitData:
-        return None, HttpResponseForbidden(_("This Telegram sign-in is not valid (any more)."))
+    except miniapp.InvalidInitData as exc:
+        return None, HttpResponseForbidden(_sign_in_refusal(exc))
+
+
+def _from_mini_app(request) -> bool:
+    """The Mini App's script asks (``initData`` in its header): it gets JSON back."""
+    return INIT_DATA_HEADER in request.headers
+
+
+def _actor(request):
+    """Who acts in a request that changes something (a move, a lobby action): the player
+    (None: nobody) and no answer, or no player and the 403 that refuses the request. The
+    Mini App's script, which signs with its header, reads the refusal as JSON."""
+    try:
+        return acting_player(request), None
+    except miniapp.InvalidInitData as exc:
+        if _from_mini_app(request):
+            return None, _json_refusal(_sign_in_refusal(exc), 403)
+        return None, HttpResponseForbidden(_sign_in_refusal(exc))
+
+
+def _json_refusal(message: str, status: int) -> JsonResponse:
+    return JsonResponse({"ok": False, "message": message}, status=status)
 
 
 # -- the sandbox ------------------------------------------------------------------------
@@ -234,14 +260,30 @@ def _table_url(pk: int, invite: str = "") -> str:
 @require_safe
 @ensure_csrf_cookie
 def table(request, pk: int):
-    return _table_page(request, _game(pk), request.session.pop("play_error", None))
+    """The table page. The Mini App's script asks for it again with ``initData`` in its
+    header (Telegram's web clients keep no cookie of ours in their iframe, so the page as
+    first loaded knows nobody): then it is the page of that Telegram user, and a forged or
+    expired ``initData`` is refused (403)."""
+    game = _game(pk)
+    if _from_mini_app(request):
+        player, refused = _actor(request)
+        if refused:
+            return refused
+        response = _table_page(request, game, None, player=player)
+    else:
+        response = _table_page(request, game, request.session.pop("play_error", None))
+    patch_vary_headers(response, [INIT_DATA_HEADER])
+    return response
 
 
-def _table_page(request, game: Game, error: str | None, status: int = 200):
-    """The table page. A browser lobby's invite link is shown to the people at the table
-    (its creator shares it; a friend seated by it may pass it on, and holds it anyway),
-    never to a visitor: the join form is offered only to one who came by that link."""
-    player = session_player(request)
+def _table_page(
+    request, game: Game, error: str | None, status: int = 200, player: Player | None = None
+):
+    """The table page, for ``player`` or else the session's. A browser lobby's invite
+    link is shown to the people at the table (its creator shares it; a friend seated by it
+    may pass it on, and holds it anyway), never to a visitor: the join form is offered only
+    to one who came by that link."""
+    player = player or session_player(request)
     t = table_context(game, player)
     lobby = game.status == GameStatus.LOBBY
     if lobby:
@@ -279,11 +321,22 @@ def _table_page(request, game: Game, error: str | None, status: int = 200):
 
 def _refused(request, pk: int, exc: errors.GameError, invite: str = ""):
     """A refused lobby action: who may not act gets the table page with the reason and a
-    403; any other refusal goes back to the table (with the invite link it came by)."""
+    403; any other refusal goes back to the table (with the invite link it came by).
+    The Mini App's script gets the reason as JSON: 403, or 409 for any other refusal."""
+    if _from_mini_app(request):
+        return _json_refusal(str(exc), 403 if isinstance(exc, REFUSALS) else 409)
     if isinstance(exc, REFUSALS):
         return _table_page(request, _game(pk), str(exc), status=403)
     request.session["play_error"] = str(exc)
     return redirect(_table_url(pk, invite))
+
+
+def _done(request, pk: int):
+    """A lobby action went through: back to the table, or ``ok`` for the Mini App's
+    script, which then asks for the table again."""
+    if _from_mini_app(request):
+        return JsonResponse({"ok": True, "message": ""})
+    return redirect("web:table", pk=pk)
 
 
 @require_GET
@@ -363,7 +416,7 @@ def _ask_again() -> JsonResponse:
 @require_POST
 @params.strict
 def move(request, pk: int):
-    player, refused = _player_or_403(request)
+    player, refused = _actor(request)
     if refused:
         return refused
     if player is None:
@@ -380,44 +433,62 @@ def move(request, pk: int):
     return JsonResponse({"ok": True, "message": ""})
 
 
+@csrf_unless_init_data
 @require_POST
 def join(request, pk: int):
-    """A browser player sits down with the table's invite token. A refusal changes
-    nothing: not even the name, or a new player."""
+    """A player sits down with the table's invite token. A refusal changes nothing: not
+    even the name, or a new player. A browser player gives a name and is bound to the
+    session; a Telegram player (the Mini App's header, or its sign-in in the session)
+    sits down as Telegram names them, at a browser table only: a group's lobby is joined
+    in the group, where the bot sees who is a member (anyone may open the Mini App)."""
     game = _game(pk)
     invite = request.POST.get("invite", "")
+    me, refused = _actor(request)
+    if refused:
+        return refused
+    back = invite if services.invited(game, invite) else ""
+    if me is not None and me.in_telegram:
+        try:
+            if game.chat_id is not None:
+                raise errors.TelegramLobby()
+            services.join(game, me, invite)
+        except errors.GameError as exc:
+            return _refused(request, pk, exc, back)
+        return _done(request, pk)
     try:
         with transaction.atomic():
             player = services.browser_player(
-                request.POST.get("name", ""), translation.get_language(), session_player(request)
+                request.POST.get("name", ""), translation.get_language(), me
             )
             services.join(game, player, invite)
     except errors.GameError as exc:
-        return _refused(request, pk, exc, invite if services.invited(game, invite) else "")
+        return _refused(request, pk, exc, back)
     bind(request, player)
-    return redirect("web:table", pk=pk)
+    return _done(request, pk)
 
 
+@csrf_unless_init_data
 @require_POST
 def start(request, pk: int):
     game = _game(pk)
-    player, refused = _player_or_403(request)
+    player, refused = _actor(request)
     if refused:
         return refused
     try:
         services.start(game, by=player)
     except errors.GameError as exc:
         return _refused(request, pk, exc)
-    return redirect("web:table", pk=pk)
+    return _done(request, pk)
 
 
+@csrf_unless_init_data
 @require_POST
 @params.strict
 def computer(request, pk: int):
     """The creator's lobby choices about computers (issue 14): a ``seat`` changes that
     computer's level; without one, a computer sits down at the ``level`` chosen."""
     game = _game(pk)
-    player, refused = _player_or_403(request)
+    player, refused = _actor(request)
     if refused:
         return refused
     level = request.POST.get("level", "")
@@ -435,10 +506,12 @@ def computer(request, pk: int):
         else:
             services.set_computer_level(game, seat, level, by=player)
     except limits.LimitReached as exc:
+        if _from_mini_app(request):
+            return _json_refusal(exc.message, 429)
         request.session["play_error"] = exc.message
     except errors.GameError as exc:
         return _refused(request, pk, exc)
-    return redirect("web:table", pk=pk)
+    return _done(request, pk)
 
 
 # -- the Telegram Mini App ----------------------------------------------------------------

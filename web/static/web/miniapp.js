@@ -16,6 +16,8 @@
     headers: { "X-Telegram-Init-Data": tg.initData },
   }).then(async (r) => {
     if (!r.ok) { p.textContent = await r.text(); return; }
-    location.replace((await r.json()).url);
+    // Where the frame may keep nothing, initData goes on in the address's fragment
+    // (never sent to the server), as Telegram brought it here.
+    location.replace((await r.json()).url + (tg.keeps ? "" : location.hash));
   });
 })();

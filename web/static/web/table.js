@@ -9,8 +9,20 @@
   // -- Telegram, when the page is a Mini App ---------------------------------------------
   const tg = (function () {
     const hash = new URLSearchParams(location.hash.slice(1));
-    let initData = hash.get("tgWebAppData") || sessionStorage.getItem("tgInitData") || "";
-    if (initData) sessionStorage.setItem("tgInitData", initData);
+    // Telegram gives initData and the theme in the first page's address: kept for the
+    // next pages in the tab's storage, where the browser lets the frame have one (one that
+    // blocks a cross-site iframe's storage throws: the address then carries them on).
+    let keeps = true;
+    function kept(key, fresh) {
+      try {
+        if (fresh) sessionStorage.setItem(key, fresh);
+        return fresh || sessionStorage.getItem(key) || "";
+      } catch (e) {
+        keeps = false;
+        return fresh || "";
+      }
+    }
+    const initData = kept("tgInitData", hash.get("tgWebAppData"));
     const handlers = {};
     window.Telegram = window.Telegram || {};
     window.Telegram.WebView = window.Telegram.WebView || {
@@ -26,9 +38,7 @@
           window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data || {} }), "*");
       } catch (e) { /* not inside Telegram */ }
     }
-    // Telegram gives the theme in the first page's address only: kept for the next pages.
-    const theme = hash.get("tgWebAppThemeParams") || sessionStorage.getItem("tgTheme");
-    if (theme) sessionStorage.setItem("tgTheme", theme);
+    const theme = kept("tgTheme", hash.get("tgWebAppThemeParams"));
     if (theme) {
       try {
         const t = JSON.parse(theme);
@@ -49,6 +59,7 @@
     return {
       initData: initData,
       active: Boolean(initData),
+      keeps: keeps,
       post: post,
       on: function (type, f) { (handlers[type] = handlers[type] || []).push(f); },
       haptic: function (kind) { if (initData) post("web_app_trigger_haptic_feedback", kind); },
@@ -60,8 +71,8 @@
   if (!box) return;
   const toastBox = document.getElementById("toast");
   // Inside Telegram the first page came without the session's player: ask at once for the
-  // table as the signed-in seat sees it.
-  let token = tg.active ? "" : box.dataset.token;
+  // table as the signed-in seat sees it (a lobby: see lobby() below).
+  let token = tg.active && !box.dataset.lobby ? "" : box.dataset.token;
 
   function csrf() {
     const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
@@ -125,12 +136,82 @@
     return false;
   }
   // The table as the server sent it (a push or a poll): true when the page reloads.
+  // The Mini App asks for its lobby again instead (a reload would show it to nobody).
   function apply(data) {
     if (data.token === token) return false;
     token = data.token;
-    if (box.dataset.lobby) { location.reload(); return true; }
+    if (box.dataset.lobby) {
+      if (!tg.active) { location.reload(); return true; }
+      lobby();
+      return false;
+    }
     show(data.html);
     return false;
+  }
+
+  // -- the lobby, in the Mini App ---------------------------------------------------------
+  // Telegram's web clients open the Mini App in a cross-site iframe, where the browser
+  // keeps no cookie of ours: the page as loaded shows the lobby to nobody in particular,
+  // and its forms, posted as they are, would act for nobody. Inside Telegram the page asks
+  // for the lobby again and sends its forms with initData in their header; anywhere else
+  // (or without this script) they stay plain forms.
+  const lobbyBox = document.getElementById("lobby");
+  async function lobby() {
+    if (!lobbyBox) return;
+    try {
+      const r = await fetch(location.href, { headers: headers(), credentials: "same-origin" });
+      if (!r.ok) { toast(await reason(r)); return; }
+      const page = new DOMParser().parseFromString(await r.text(), "text/html");
+      const fresh = page.getElementById("lobby");
+      const table = page.getElementById("table");
+      if (!fresh || !table) return;
+      lobbyBox.innerHTML = fresh.innerHTML;
+      // Followed from this page's token on (the same for every viewer).
+      token = table.dataset.token;
+      if (table.dataset.lobby) return;
+      // The game began: the table as this seat sees it.
+      delete box.dataset.lobby;
+      show(table.innerHTML);
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+  async function reason(r) {
+    const text = await r.text();
+    try { return JSON.parse(text).message || r.statusText; } catch (e) { return text || r.statusText; }
+  }
+  async function act(form) {
+    const body = new FormData(form);
+    const controls = lobbyBox.querySelectorAll("button, select, input");
+    controls.forEach((c) => (c.disabled = true));
+    tg.haptic({ type: "impact", impact_style: "light" });
+    try {
+      const r = await fetch(form.action, {
+        method: "POST", body: body, headers: headers(), credentials: "same-origin",
+      });
+      if (!r.ok) {
+        toast(await reason(r));
+        tg.haptic({ type: "notification", notification_type: "error" });
+      }
+    } catch (e) {
+      toast(e.message);
+    }
+    controls.forEach((c) => (c.disabled = false));
+    await lobby();
+  }
+  if (tg.active && lobbyBox) {
+    lobbyBox.addEventListener("submit", (ev) => {
+      if (!ev.target.matches("form[method=post]")) return;
+      ev.preventDefault();
+      act(ev.target);
+    });
+    // A level chosen is sent at once (site.js posts such a form as it is: not here).
+    lobbyBox.addEventListener("change", (ev) => {
+      const select = ev.target;
+      if (!select.matches("select[data-submit]") || !select.form) return;
+      ev.stopPropagation();
+      act(select.form);
+    });
   }
   // The push: one EventSource, which reconnects by itself with the last table's token
   // (its event id). The Mini App cannot sign one (no headers: see web/events.py)
@@ -238,7 +319,12 @@
     tg.post("web_app_ready");
     tg.post("web_app_setup_back_button", { is_visible: true });
     tg.on("back_button_pressed", () => history.back());
+    // The language chosen is kept in a cookie (Django's set_language, CSRF-checked):
+    // where the frame keeps none, the choice would fail; the page follows the browser's.
+    const language = document.querySelector("form.lang");
+    if (language && !csrf()) language.remove();
   }
   bind();
+  if (tg.active && box.dataset.lobby) lobby();
   stream();
 })();
