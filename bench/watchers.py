@@ -1,11 +1,13 @@
 """``python -m bench watchers [--n 100,1000,5000] [--tables 20] [--moves 3]``: many pages
-following live tables (issue 24), on one web process as production runs it: uvicorn
-(``bench.watchers_server``, which counts the queries and renders it makes), PostgreSQL (a
-database of its own on ``DATABASE_URL``'s server, dropped afterwards), its own Redis, and
-Celery game workers (the moves are applied there, and announced on Redis pub/sub).
+following live tables (issue 24), on the site's front-ends as compose runs them
+(``bench.watchers_server``: ``web`` under gunicorn's threads, ``live`` under uvicorn for
+the streams, each counting the queries and renders it makes), PostgreSQL (a database of
+its own on ``DATABASE_URL``'s server, dropped afterwards), its own Redis, and Celery game
+workers (the moves are applied there, and announced on Redis pub/sub).
 
 Each level opens ``--tables`` tables (a person and two computers each, the person's own
-page streaming its seat) and ``N`` spectators spread over them, then the persons make
+page streaming its seat) and ``N`` spectators, half of them on one hot table and the rest
+spread over all the tables; then the persons make
 ``--moves`` moves each, all tables at once, a second apart. Prints, first a baseline of
 the long poll (spectators polling ``/state/``), then one line per level::
 
@@ -17,16 +19,16 @@ the long poll (spectators polling ``/state/``), then one line per level::
 worker's step) to each spectator of that table receiving a table newer than the one the
 person moved on; ``sent_p95_ms``: the same from the person's click, so with the wait for a
 game worker (20 moves at once, on two workers); ``missed``: spectator-moves with no such
-table within ``MISS_SECONDS``. ``queries_per_move`` and ``renders_per_move``: the web
-process's queries and table renders during the moves, per move (every page of the table
-counted: the spectators, the persons' own streams and their move requests).
-``kb_per_conn``: the web process's resident memory per open page (its growth from before
+table within ``MISS_SECONDS``. ``queries_per_move`` and ``renders_per_move``: the site's
+queries and table renders (both front-ends) during the moves, per move (every page of the
+table counted: the spectators, the persons' own streams and their move requests).
+``kb_per_conn``: the live process's resident memory per open page (its growth from before
 the level's pages opened to when they all were open); ``rss_mb``: its whole resident
-memory then; ``cpu_s``: its CPU time during the moves; ``received_kb``: what one
+memory then; ``cpu_s``: the site's CPU time during the moves; ``received_kb``: what one
 spectator received during the moves. ``webhook_p95_ms`` (and ``healthz_p95_ms``,
-``admin_p95_ms``): a webhook request answered by the web process meanwhile (every 0.2 s;
-one whose body is not an update, which the view refuses itself after checking the secret:
-how long a Telegram call waits behind the crowd), the health check and the admin's login
+``admin_p95_ms``): a webhook request answered by the web meanwhile (every 0.2 s; one whose
+body is not an update, which the view refuses itself after checking the secret: how long a
+Telegram call waits behind the crowd), the health check and the admin's login
 page, each asked every 0.2 s.
 """
 
@@ -79,7 +81,10 @@ class Page:
 
 
 class Site:
-    """The web process and what it needs, started once for every level."""
+    """The site's two front-ends as compose runs them (``bench.watchers_server``), and what
+    they need, started once for every level: ``web`` (gunicorn's threads) for the moves,
+    the pages and the probes; ``live`` (uvicorn) for the streams, where the proxy sends
+    them. The long poll's baseline polls ``web``, as pages did before the push."""
 
     def __init__(self):
         if connection.vendor != "postgresql":
@@ -89,14 +94,15 @@ class Site:
         self.counters = self.log_dir / "counters.json"
         self.services: Services | None = None
 
-    def start(self) -> str:
+    def start(self) -> tuple[str, int]:
+        """The web's address and the live process's port."""
         self.database.create()
         services = Services(
             self.database.url, f"http://{HOST}:{free_port()}/bot", TOKEN, SECRET, self.log_dir
         )
         self.services = services
         services.env.pop("DJANGO_DEBUG", None)
-        port = services.web_port
+        port, live = services.web_port, free_port()
         services.env.update(
             {
                 "DJANGO_ALLOWED_HOSTS": HOST,
@@ -108,6 +114,7 @@ class Site:
                 "LONG_POLLS_PER_PROCESS": "1000",
                 "TABLES_PER_HOUR_PER_SESSION": "0",
                 "TABLES_PER_HOUR_PER_ADDRESS": "0",
+                "WATCHERS_COUNTERS": str(self.counters),
             }
         )
         prepare_site(services.env, self.log_dir)
@@ -115,20 +122,37 @@ class Site:
         queues = [settings.GAMES_QUEUE, settings.TELEGRAM_QUEUE, settings.COMPUTERS_QUEUE]
         for _ in range(2):
             services.start_worker(app="config", only=queues)
-        command = [sys.executable, "-m", "bench.watchers_server", str(port), str(self.counters)]
-        web = Process("web", command, services.env, self.log_dir).start()
-        services.others["web"] = web
-        if not wait_for_port(port, 60):
-            raise CommandError(f"the web process did not start:\n{web.tail()}")
-        return f"http://{HOST}:{port}"
+        command = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
+        command += ["--bind", f"{HOST}:{port}", "--workers", "3", "--worker-class", "gthread"]
+        command += ["--threads", "32", "--timeout", "75", "--no-control-socket"]
+        command += ["-c", "python:bench.watchers_server"]
+        services.others["web"] = Process("web", command, services.env, self.log_dir).start()
+        command = [sys.executable, "-m", "bench.watchers_server", str(live), str(self.counters)]
+        services.others["live"] = Process("live", command, services.env, self.log_dir).start()
+        for name, bound in (("web", port), ("live", live)):
+            if not wait_for_port(bound, 60):
+                raise CommandError(f"{name} did not start:\n{services.others[name].tail()}")
+        return f"http://{HOST}:{port}", live
 
     def count(self) -> dict:
-        for _ in range(20):
+        """The processes' counts added up; ``rss``: the live process's."""
+        total = {"queries": 0, "renders": 0, "cpu": 0.0, "rss": 0}
+        for _ in range(50):
+            files = sorted(self.log_dir.glob(f"{self.counters.name}*"))
             try:
-                return json.loads(self.counters.read_text())
+                figures = [(f.name, json.loads(f.read_text())) for f in files if f.suffix != ".tmp"]
             except (OSError, ValueError):
                 time.sleep(0.1)
-        raise CommandError("the web process reports no counters")
+                continue
+            if len(figures) >= 4:  # live, and web's three workers
+                for name, counted in figures:
+                    for key in ("queries", "renders", "cpu"):
+                        total[key] += counted[key]
+                    if name == self.counters.name:
+                        total["rss"] = counted["rss"]
+                return total
+            time.sleep(0.1)
+        raise CommandError("the site's processes report no counters")
 
     def stop(self) -> None:
         if self.services is not None:
@@ -256,7 +280,7 @@ async def new_person(base: str, port: int, n: int) -> tuple[Person, asyncio.Task
 
 
 async def probe(client: httpx.AsyncClient, kind: str, times: list[float]) -> None:
-    """Asks the web process every 0.2 s what a machine or a moderator would: Telegram's
+    """Asks the web every 0.2 s what a machine or a moderator would: Telegram's
     webhook, the health check, the admin's login page."""
     headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET, "Content-Type": "application/json"}
     while True:
@@ -294,8 +318,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def level(site: Site, base: str, kind: str, n: int, tables: int, moves: int) -> str:
-    port = int(base.rsplit(":", 1)[1])
+async def level(
+    site: Site, base: str, port: int, kind: str, n: int, tables: int, moves: int
+) -> str:
+    """One level: ``base`` is the web's address, ``port`` the live process's."""
     made = await asyncio.gather(*(new_person(base, port, i) for i in range(tables)))
     people = [p for p, _t in made]
     tasks = [t for _p, t in made]
@@ -380,10 +406,10 @@ class Command(BaseCommand):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server inherits it
         site = Site()
         try:
-            base = site.start()
+            base, port = site.start()
             plan = ([] if no_baseline else [("longpoll", 100)]) + [("watchers", k) for k in levels]
             for kind, count in plan:
-                line = asyncio.run(level(site, base, kind, count, tables, moves))
+                line = asyncio.run(level(site, base, port, kind, count, tables, moves))
                 self.stdout.write(line)
                 self.stdout.flush()
         finally:

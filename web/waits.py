@@ -64,14 +64,14 @@ async def payload(
     audience (``renders``). A spectator's comes from memory when one was made for this
     change (no thread, no query); else the first of the loop's spectators to ask has it
     made and the others await that one (a hot table's thousands of pages, one thread)."""
-    render = released(renders.payload, shared=shared)
     if player is not None:
-        return await render(game_id, token, player, language)
+        return await released(renders.payload, shared=shared)(game_id, token, player, language)
     if found := renders.peek(game_id, token, None, language):
         return found
     key = (asyncio.get_running_loop(), game_id, token, language)
     making = _making.get(key)
     if making is None:
+        render = released(renders.payload, shared=shared)
         making = asyncio.ensure_future(render(game_id, token, None, language))
         _making[key] = making
         making.add_done_callback(lambda _done: _making.pop(key, None))
