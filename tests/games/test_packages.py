@@ -4,6 +4,7 @@ still come out translated."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polib
@@ -15,6 +16,7 @@ from django.utils import translation
 
 from games import art, catalog
 from games import rules as documents
+from web import replay
 
 ROOT = Path(settings.BASE_DIR)
 KINDS = ROOT / "games" / "kinds"
@@ -63,3 +65,13 @@ def test_the_games_catalogue_holds_the_sentences_of_the_packages_front_end_modul
                 "tables/felix" in path or "render/felix" in path for path, _ in entry.occurrences
             ):
                 assert (entry.msgctxt, entry.msgid) in translated, entry.msgid
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_word_a_replay_board_reads_is_given_to_it(slug):
+    """A board script reads its words from ``L`` (web/replay.py's labels and its game's
+    ``REPLAY_LABELS``): a word it reads that nobody gives shows as "undefined"."""
+    script = KINDS / slug / "static" / "web" / "replay" / f"{slug}.js"
+    words = set(re.findall(r"\bL\.(\w+)", script.read_text(encoding="utf-8")))
+    own = getattr(catalog.get(slug).renderer(catalog.WEB), "REPLAY_LABELS", {})
+    assert words <= set(replay.LABELS) | set(own), sorted(words - set(replay.LABELS) - set(own))
