@@ -70,11 +70,14 @@ class GameKind:
     # Module exposing ``narrate(event) -> Line | None`` (``games.narration``); None: the
     # game's events are not told.
     narration: str | None = None
+    # Module drawing the cards (``games.art``: ``codes``, ``face``, ``back``, ``legend``,
+    # ``BACK_VARIANTS``); None: the game shows no card art.
+    art: str | None = None
     # Module exposing ``DEAL`` (``games.engines.deals.Deal``: the deals drawn card by card,
     # which ``games.openspiel`` needs); None: the game is not offered to OpenSpiel.
     openspiel: str | None = None
     # The game's package (``games.kinds.<slug>``, or a test's). The modules it holds under
-    # the usual names (``engine``, ``computers``, ``narration``, ``openspiel``,
+    # the usual names (``engine``, ``computers``, ``narration``, ``art``, ``openspiel``,
     # ``telegram``, ``web``) are
     # the entry's unless the entry names others; the web front-end finds the table's
     # template and style in its ``templates/`` and ``static/`` folders.
@@ -89,7 +92,7 @@ class GameKind:
             return
         # Frozen: the defaults taken from the package are set once, here.
         found = _modules(self.package)
-        for name in ("engine", "computers", "narration", "openspiel"):
+        for name in ("engine", "computers", "narration", "art", "openspiel"):
             if not getattr(self, name) and name in found:
                 object.__setattr__(self, name, f"{self.package}.{name}")
         if not self.renderers:

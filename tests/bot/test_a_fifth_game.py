@@ -18,7 +18,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from admin_ui import results
-from games import catalog
+from games import art, catalog
 from games.capabilities import Scoring
 from games.leagues.models import League
 from games.moderation import services as moderation
@@ -109,6 +109,10 @@ def test_the_fifth_game_has_its_rules_and_admin_pages(cat_nap, admin_client, cli
     # The package's own rules document, with the catalog entry's interpretation beside it.
     assert "On your turn, nap (one nap more) or purr" in html
     assert 'id="N1"' in html and "Purring is allowed at any time." in html
+    # Its cards come from its package's ``art`` through the catalog, as any game's deck.
+    assert art.codes("cat_nap") == ["nap", "purr"]
+    assert "<svg" in index and 'aria-label="Napping cat"' in index  # the cover, in the index
+    assert 'aria-label="Purring cat"' in html  # the card drawn beside its clause
     changelist = admin_client.get(reverse("admin:games_game_changelist"))
     assert "Cat Nap" in changelist.content.decode()  # the game filter offers it
 
