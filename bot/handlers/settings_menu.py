@@ -27,14 +27,21 @@ def settings_screen(cs: ChatSettings):
         turn = (
             _("%(seconds)d s") % {"seconds": cs.turn_seconds} if cs.turn_seconds else _("default")
         )
+        # The games whose forced moves a table may play itself (``GameKind.auto_play``).
+        automatic = [g for g in catalog.all_games() if g.auto_play]
+        state = _("on") if cs.auto_flip else _("off")
         lines = [
             "⚙️ <b>" + _("Group settings") + "</b>",
             _("Language: %(language)s") % {"language": native_name(cs.language)},
             _("Time per turn: %(turn)s") % {"turn": turn},
             _("League: %(league)s") % {"league": esc(league.name) if league else _("none")},
-            _("Automatic flipping in Bon Appétit: %(state)s")
-            % {"state": _("on") if cs.auto_flip else _("off")},
         ]
+        if automatic:
+            names = ", ".join(str(g.short_name) for g in automatic)
+            lines.append(
+                _("Automatic forced moves in %(games)s: %(state)s")
+                % {"games": names, "state": state}
+            )
         rows = [
             [
                 _button(("✓ " if code == cs.language else "") + native_name(code), "lang", code)
@@ -59,17 +66,10 @@ def settings_screen(cs: ChatSettings):
             for g in catalog.all_games()
         ]
         rows += [games[i : i + 2] for i in range(0, len(games), 2)]
-        rows.append(
-            [
-                _button(
-                    "🧀 "
-                    + _("Automatic flipping: %(state)s")
-                    % {"state": _("on") if cs.auto_flip else _("off")},
-                    "flip",
-                    0 if cs.auto_flip else 1,
-                )
-            ]
-        )
+        if automatic:
+            emoji = "".join(g.emoji for g in automatic)
+            label = _("Automatic forced moves: %(state)s") % {"state": state}
+            rows.append([_button(f"{emoji} {label}", "flip", 0 if cs.auto_flip else 1)])
         rows.append([_button("🏆 " + _("League…"), "leagues", 0)])
         return "\n".join(lines), rows
 

@@ -11,7 +11,7 @@ from games import catalog
 from games.play import levels
 
 game_word_validator = RegexValidator(
-    r"^[^\W\d_]{3,12}$", _("The game word has 3 to 12 letters and nothing else.")
+    r"^[^\W\d_]{3,12}$", _("The league word is 3 to 12 alphabetic characters, nothing else.")
 )
 
 
@@ -32,16 +32,18 @@ class League(models.Model):
         default=all_game_types,
         help_text=_("Games of these types played in the league's chats count for it."),
     )
-    # S15: Smoking Cat matches play for the letters of this word; a match keeps the word
-    # its league had when it started.
+    # A word the league gives its games: a game that plays for a word takes it as a league
+    # option (``games.capabilities.LeagueOption``); a game keeps the word its league had
+    # when it started.
     game_word = models.CharField(
-        _("Smoking Cat game word"),
+        _("league word"),
         max_length=12,
         default="GATTO",
         validators=[game_word_validator],
         help_text=_(
-            "3 to 12 letters, e.g. a name. A match keeps the word the league had when it "
-            "started; a change applies to the next matches."
+            "3 to 12 alphabetic characters, e.g. a name, for the games that play for a word "
+            "(their rules say how). A game keeps the word the league had when it started; a "
+            "change applies to the next games."
         ),
     )
     # Seconds per turn in this league's games; empty: the chat's or the game type's default.

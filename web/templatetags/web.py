@@ -67,12 +67,13 @@ def by_rank(seats):
 
 
 @register.simple_tag
-def word_letters(word, got):
-    """The game word with the letters a player has received marked (S15)."""
+def word_marks(word, got):
+    """A word with the first ``len(got)`` characters marked: how far a player has got
+    through it, for a game whose progress reads as a word (``games.capabilities.Progress``)."""
     word, got = word or "", got or ""
     cells = [("got" if i < len(got) else "todo", ch) for i, ch in enumerate(word)]
     return format_html(
-        '<span class="word-letters" aria-label="{} / {}">{}</span>',
+        '<span class="word-marks" aria-label="{} / {}">{}</span>',
         len(got),
         len(word),
         format_html_join("", '<span class="{}">{}</span>', cells),
