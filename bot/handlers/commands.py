@@ -28,7 +28,7 @@ from games.ratings.models import Rating
 
 
 def game_from_arg(args: list[str]) -> str | None:
-    """The game named after a command (``/new smoking``): its slug, "" for an unknown
+    """The game named after a command (``/new <alias>``): its slug, "" for an unknown
     name, None when none was given."""
     if not args:
         return None
