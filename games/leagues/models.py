@@ -118,8 +118,8 @@ class League(models.Model):
 
     @property
     def shown_options(self) -> list[tuple[str, object]]:
-        """The options the league gives the games it counts (``GameKind.league_options``;
-        S15: the word of a match), as its page shows them: (label, value)."""
+        """The options the league gives the games it counts (``GameKind.league_options``:
+        the league's word, say), as its page shows them: (label, value)."""
         shown: dict[str, tuple[str, object]] = {}
         for kind in catalog.all_games():
             if self.counts(kind.slug):
