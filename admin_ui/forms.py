@@ -20,10 +20,10 @@ class LeagueForm(forms.ModelForm):
     )
     # Longer than the model's 12 so a too-long word gets the clear message below, not
     # the generic "at most 12 characters".
-    game_word = forms.CharField(
+    word = forms.CharField(
         label=_("League word"),
         max_length=40,
-        help_text=League._meta.get_field("game_word").help_text,
+        help_text=League._meta.get_field("word").help_text,
     )
 
     class Meta:
@@ -34,14 +34,14 @@ class LeagueForm(forms.ModelForm):
             "description",
             "is_active",
             "game_types",
-            "game_word",
+            "word",
             "turn_seconds",
             "computer_level",
             "min_completion",
         )
 
-    def clean_game_word(self) -> str:
-        word = self.cleaned_data["game_word"].strip()
+    def clean_word(self) -> str:
+        word = self.cleaned_data["word"].strip()
         others = sorted({ch for ch in word if not ch.isalpha()})
         if others:
             raise forms.ValidationError(

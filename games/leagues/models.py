@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from games import catalog
 from games.play import levels
 
-game_word_validator = RegexValidator(
+word_validator = RegexValidator(
     r"^[^\W\d_]{3,12}$", _("The league word is 3 to 12 alphabetic characters, nothing else.")
 )
 
@@ -35,11 +35,11 @@ class League(models.Model):
     # A word the league gives its games: a game that plays for a word takes it as a league
     # option (``games.capabilities.LeagueOption``); a game keeps the word its league had
     # when it started.
-    game_word = models.CharField(
+    word = models.CharField(
         _("league word"),
         max_length=12,
         default="GATTO",
-        validators=[game_word_validator],
+        validators=[word_validator],
         help_text=_(
             "3 to 12 alphabetic characters, e.g. a name, for the games that play for a word "
             "(their rules say how). A game keeps the word the league had when it started; a "
@@ -87,9 +87,9 @@ class League(models.Model):
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
-                condition=GreaterThanOrEqual(Length("game_word"), 3)
-                & LessThanOrEqual(Length("game_word"), 12),
-                name="league_game_word_length",
+                condition=GreaterThanOrEqual(Length("word"), 3)
+                & LessThanOrEqual(Length("word"), 12),
+                name="league_word_length",
             ),
             models.CheckConstraint(
                 condition=Q(min_completion__isnull=True) | Q(min_completion__lte=100),
@@ -101,14 +101,14 @@ class League(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
-        self.game_word = self.game_word.strip().upper()
+        self.word = self.word.strip().upper()
         # Kept in the engines' order, without repeats, so comparisons stay simple.
         self.game_types = [t for t in catalog.slugs() if t in (self.game_types or [])]
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
         super().clean()
-        self.game_word = (self.game_word or "").strip().upper()
+        self.word = (self.word or "").strip().upper()
         types = self.game_types if isinstance(self.game_types, list) else None
         if not types or any(t not in catalog.slugs() for t in types):
             raise ValidationError({"game_types": _("Choose at least one game.")})

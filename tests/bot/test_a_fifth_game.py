@@ -222,7 +222,7 @@ def test_a_game_that_declares_no_capability_gets_the_defaults(cat_nap, waker):
 
 @pytest.mark.django_db
 def test_a_game_that_declares_capabilities_gets_them_called(cat_nap_club, waker, client):
-    league = LeagueFactory(game_types=["cat_nap_club"], game_word="PURR")
+    league = LeagueFactory(game_types=["cat_nap_club"], word="PURR")
     # The league option: its page names it, the game takes it when dealt.
     assert league.shown_options == [("Lullaby", "PURR")]
     game, _people = running("cat_nap_club", league)

@@ -217,7 +217,7 @@ def league_form(**overrides):
         "description": "",
         "is_active": "on",
         "game_types": ["felix", "smoking_cat"],
-        "game_word": "micio",
+        "word": "micio",
         "computer_level": "normal",
         "turn_seconds": "",
     }
@@ -247,7 +247,7 @@ def test_league_is_edited_in_the_admin_with_seasons_chats_and_members(admin_clie
     response = admin_client.post(reverse("admin:games_league_add"), data)
     assert response.status_code == 302, response.context["adminform"].form.errors
     league = League.objects.get(slug="roma")
-    assert league.game_word == "MICIO"
+    assert league.word == "MICIO"
     assert league.game_types == ["felix", "smoking_cat"]
     assert list(league.seasons.values_list("name", flat=True)) == ["Spring"]
     assert list(league.chats.values_list("chat_id", flat=True)) == [-100123]
@@ -266,8 +266,8 @@ def test_league_is_edited_in_the_admin_with_seasons_chats_and_members(admin_clie
         ("gat to", "characters that are not alphabetic: &#x27; &#x27;"),
     ],
 )
-def test_game_word_typos_are_explained(admin_client, word, message):
-    response = admin_client.post(reverse("admin:games_league_add"), league_form(game_word=word))
+def test_league_word_typos_are_explained(admin_client, word, message):
+    response = admin_client.post(reverse("admin:games_league_add"), league_form(word=word))
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not League.objects.exists()
