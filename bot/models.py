@@ -31,7 +31,7 @@ class ChatSettings(models.Model):
     enabled_games = models.JSONField(_("enabled games"), default=all_games, blank=True)
     # A game may have turns with one legal move only (``GameKind.auto_play``): a table
     # may let the bot play them.
-    auto_flip = models.BooleanField(_("automatic forced moves"), default=False)
+    auto_play = models.BooleanField(_("automatic forced moves"), default=False)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:

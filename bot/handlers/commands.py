@@ -151,7 +151,7 @@ def create_lobby(user, chat, slug: str | None) -> tuple[str, list] | None:
                 player,
                 league=league_for_chat(chat.id),
                 turn_seconds=chat_settings.turn_seconds,
-                auto_play=chat_settings.auto_flip,
+                auto_play=chat_settings.auto_play,
             )
         except GameError as exc:
             return str(exc), []
