@@ -8,7 +8,7 @@
 Both install into ``.venv`` what the lock files pin, with their hashes: ``run`` only
 ``requirements/runtime.txt``, ``test`` ``requirements/test.txt`` (the same runtime pins plus
 the test tools); they reinstall only when ``pyproject.toml`` or that lock file change.
-Extra arguments after ``test`` go to pytest (``python3 dev.py test -k felix``).
+Extra arguments after ``test`` go to pytest (``python3 dev.py test -k engines``).
 """
 
 from __future__ import annotations

@@ -216,7 +216,7 @@ class LeagueMemberInline(admin.TabularInline):
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
     form = LeagueForm
-    list_display = ("name", "slug", "game_word", "counted", "is_active", "created_at")
+    list_display = ("name", "slug", "word", "counted", "is_active", "created_at")
     list_filter = ("is_active",)
     search_fields = ("name", "slug", "description")
     prepopulated_fields = {"slug": ("name",)}
@@ -224,7 +224,7 @@ class LeagueAdmin(admin.ModelAdmin):
     readonly_fields = ("join_code",)
     fieldsets = (
         (None, {"fields": ("name", "slug", "description", "is_active")}),
-        (_("Games"), {"fields": ("game_types", "game_word", "turn_seconds", "computer_level")}),
+        (_("Games"), {"fields": ("game_types", "word", "turn_seconds", "computer_level")}),
         # A group joins with this code only (/settings <code> in the group): the league
         # approves every chat whose games count for it.
         # Issue 26: the completion record a player needs to sit at the league's tables.

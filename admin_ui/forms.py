@@ -1,4 +1,4 @@
-"""Forms of the admin: leagues (games counted, the game word) and the reason forms of the
+"""Forms of the admin: leagues (games counted, the league word) and the reason forms of the
 moderation actions."""
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ class LeagueForm(forms.ModelForm):
     )
     # Longer than the model's 12 so a too-long word gets the clear message below, not
     # the generic "at most 12 characters".
-    game_word = forms.CharField(
-        label=_("Smoking Cat game word"),
+    word = forms.CharField(
+        label=_("League word"),
         max_length=40,
-        help_text=League._meta.get_field("game_word").help_text,
+        help_text=League._meta.get_field("word").help_text,
     )
 
     class Meta:
@@ -34,24 +34,24 @@ class LeagueForm(forms.ModelForm):
             "description",
             "is_active",
             "game_types",
-            "game_word",
+            "word",
             "turn_seconds",
             "computer_level",
             "min_completion",
         )
 
-    def clean_game_word(self) -> str:
-        word = self.cleaned_data["game_word"].strip()
+    def clean_word(self) -> str:
+        word = self.cleaned_data["word"].strip()
         others = sorted({ch for ch in word if not ch.isalpha()})
         if others:
             raise forms.ValidationError(
-                _("“%(word)s” has characters that are not letters: %(chars)s. Use letters only.")
+                _("“%(word)s” has characters that are not alphabetic: %(chars)s.")
                 % {"word": word, "chars": " ".join(repr(c) for c in others)},
-                code="not_letters",
+                code="not_alphabetic",
             )
         if not 3 <= len(word) <= 12:
             raise forms.ValidationError(
-                _("“%(word)s” has %(n)d letters; the game word needs 3 to 12.")
+                _("“%(word)s” has %(n)d characters; the league word needs 3 to 12.")
                 % {"word": word, "n": len(word)},
                 code="length",
             )

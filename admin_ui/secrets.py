@@ -2,8 +2,8 @@
 
 While a game is open (a lobby, or running) its seed rebuilds every hand and the whole deck
 order, its options may deal the cards, its state holds every hand (and its legal actions
-name the cards each waiting seat may play), and its move log holds
-face-down cards (a Felix ``place:<card>``, a Smoking Cat ``pass:<cards>``), private events
+name the cards each waiting seat may play), and its move log holds face-down cards (a
+card placed or cards passed face down, ``place:<card>``, ``pass:<cards>``), private events
 and rejection reasons that name a seat's cards or mice. Only staff with
 ``games.view_secrets`` (superusers have it) see those; everyone else sees what a spectator
 sees: the public events, and a placeholder for the rest. Finished and aborted games show

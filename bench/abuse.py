@@ -82,6 +82,7 @@ from games.play.models import Game, GameStatus, Move, MoveSource, Player, Seat
 from web import miniapp
 
 BACKENDS = ("embedded", "services")
+GAME = catalog.slugs()[0]  # the hostile tables' game: any will do, the first offered
 WAIT_SECONDS = 5  # the servers' TABLE_WAIT_SECONDS: the longest a long poll may last
 # How often a person's page asks again when the server has no place for its poll to wait.
 LOOK_TRIES = 200
@@ -652,7 +653,7 @@ class Hostile:
     def long_polls(self, h: int, client: Client, rng: random.Random) -> None:
         """More long polls than the site allows a client, on a lobby of its own (nothing
         changes there: each poll lasts the longest it may) and on live tables."""
-        fields = {"game": "felix", "name": f"Hostile {h}", "computers": 0, "friends": "1"}
+        fields = {"game": GAME, "name": f"Hostile {h}", "computers": 0, "friends": "1"}
         own = table_id(client.post("long_polls", "/play/new/", fields).url)
         polls = [
             threading.Thread(
@@ -758,7 +759,7 @@ class Hostile:
 
     def odd_name(self, client: Client, rng: random.Random, name: str) -> None:
         client.fresh()  # a new player each time (a session's player is renamed instead)
-        fields = {"game": "felix", "name": name, "computers": 0, "friends": "1"}
+        fields = {"game": GAME, "name": name, "computers": 0, "friends": "1"}
         client.post("malformed", "/play/new/", fields)
 
     # d) start, join, add computers and move at other people's tables
@@ -791,7 +792,7 @@ class Hostile:
 
     def own_invite(self, client: Client, h: int) -> tuple[int, str] | None:
         """A lobby of its own, for its invite link: forged onto other tables later."""
-        fields = {"game": "felix", "name": f"Hostile {h}", "computers": 0, "friends": "1"}
+        fields = {"game": GAME, "name": f"Hostile {h}", "computers": 0, "friends": "1"}
         r = client.post("takeover", "/play/new/", fields)
         table = table_id(r.url) if r.status == 200 else None
         if table is None:
@@ -1022,7 +1023,7 @@ def seed_telegram_lobbies(run: Run) -> None:
             telegram_id=TELEGRAM_BASE + i, display_name=f"Telegram {i}"
         )
         game = Game.objects.using(ALIAS).create(
-            game_type="felix", chat_id=-TELEGRAM_BASE - i, created_by=player
+            game_type=GAME, chat_id=-TELEGRAM_BASE - i, created_by=player
         )
         Seat.objects.using(ALIAS).create(game=game, number=0, player=player)
         run.telegram_lobbies.append(game.pk)

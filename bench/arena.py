@@ -214,7 +214,7 @@ def report(t: dict) -> list[str]:
 
 def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("slugs", nargs="*", default=["felix", "smoking_cat", "cats_and_dogs"])
+    parser.add_argument("slugs", nargs="*", help="default: every game that has both levels")
     parser.add_argument("--hero", default="hard")
     parser.add_argument("--vs", default="normal", dest="opponent")
     parser.add_argument("--games", type=int, default=100, help="per table size")
@@ -224,6 +224,11 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--fast", action="store_true", help="2 games per size, 5 ms budget")
     args = parser.parse_args(argv)
     games, hero = args.games, args.hero
+    if not args.slugs:
+        # The games whose computers have both levels played (a game without decisions has
+        # only the random player and the heuristic, and nothing to measure).
+        levels = {hero.partition("@")[0], args.opponent.partition("@")[0]} - set(OPENSPIEL_KINDS)
+        args.slugs = [k.slug for k in catalog.all_games() if levels <= set(k.strategies())]
     if args.fast:
         games = 2
         if hero.startswith(("hard", *OPENSPIEL_KINDS)) and "@" not in hero:

@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m bench.engines [--seconds S] [slug ...]``.
+"""Engine benchmark: ``python -m bench.engines [--seconds S] [--versus SLUG] [slug ...]``.
 
 Prints one line per game::
 
@@ -13,7 +13,9 @@ count, so the ratios of one run compare the engines and not the moments they ran
 
 When the optional ``open_spiel`` package is installed, OpenSpiel's Hearts is driven by the
 same loop from Python in the same run (chance outcomes count as actions) and a line
-``openspiel_hearts us/action=<n> ratio=<smoking_cat/openspiel>`` follows. A second line,
+``openspiel_hearts us/action=<n> ratio=<ours/openspiel>`` follows, ours being the game
+``--versus`` names: by default the catalog's first game played by exactly four, Hearts'
+table. A second line,
 ``openspiel_hearts_per_decision``, divides the same time by the players' decisions only:
 our engines deal inside ``apply``, so this counts Hearts' dealing the way ours is counted.
 
@@ -29,13 +31,13 @@ that has an integer action space, OpenSpiel's Hearts the same way (``legal_actio
 
     <slug> fast playouts/s=<n> us/action=<n>
     openspiel_hearts fast playouts/s=<n> us/action=<n> us/decision=<n>
-    smoking_cat/openspiel_hearts us/action_ratio=<n> us/decision_ratio=<n> playout_ratio=<n>
+    <versus>/openspiel_hearts us/action_ratio=<n> us/decision_ratio=<n> playout_ratio=<n>
 
-``us/action_ratio`` divides Smoking Cat's time per action by Hearts' per action, its
+``us/action_ratio`` divides the compared game's time per action by Hearts' per action, its
 chance outcomes (the 52 cards dealt one by one, the pass direction) counted as actions;
 ``us/decision_ratio`` by Hearts' per decision, its dealing in the time but not in the
 count, as our engines deal inside ``apply`` (every one of our actions is a decision). The
-playout ratio compares whole games: a Smoking Cat match is many deals, a Hearts game
+playout ratio compares whole games: a match of ours may be many deals, a Hearts game
 one, so it says what a search pays per playout, not which engine is faster.
 """
 
@@ -187,7 +189,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("slugs", nargs="*", default=list(catalog.slugs()))
     parser.add_argument("--seconds", type=float, default=3.0, help="per game")
+    parser.add_argument(
+        "--versus",
+        default=next(
+            (k.slug for k in catalog.all_games() if k.min_players == k.max_players == 4), ""
+        ),
+        help="the game compared with OpenSpiel's Hearts (default: the first one for exactly four)",
+    )
     args = parser.parse_args(argv)
+    versus = args.versus
     results = {}
     for slug in args.slugs:
         r = bench_engine(slug, args.seconds)
@@ -204,8 +214,8 @@ def main(argv: list[str] | None = None) -> None:
             ("openspiel_hearts_per_decision", "us_per_decision"),
         ):
             line = f"{name} us/action={hearts[key]:.2f}"
-            if "smoking_cat" in results:
-                line += f" ratio={results['smoking_cat']['us_per_action'] / hearts[key]:.2f}"
+            if versus in results:
+                line += f" ratio={results[versus]['us_per_action'] / hearts[key]:.2f}"
             print(line, flush=True)
     floor = drive(NullRules(), 4, args.seconds)
     print(f"python_loop us/action={floor['us_per_action']:.2f}", flush=True)
@@ -226,10 +236,10 @@ def main(argv: list[str] | None = None) -> None:
             f" us/decision={hearts['us_per_decision']:.2f}",
             flush=True,
         )
-        if "smoking_cat" in fast:
-            sc = fast["smoking_cat"]
+        if versus in fast:
+            sc = fast[versus]
             print(
-                f"smoking_cat/openspiel_hearts"
+                f"{versus}/openspiel_hearts"
                 f" us/action_ratio={sc['us_per_action'] / hearts['us_per_action']:.2f}"
                 f" us/decision_ratio={sc['us_per_action'] / hearts['us_per_decision']:.2f}"
                 f" playout_ratio={hearts['playouts_per_s'] / sc['playouts_per_s']:.2f}",

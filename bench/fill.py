@@ -121,7 +121,7 @@ def fill(*, games: int, players: int, leagues: int, running: int = 300, seed: in
 
     copy(
         League,
-        ["id", "name", "slug", "description", "game_types", "game_word", "is_active", "created_at"],
+        ["id", "name", "slug", "description", "game_types", "word", "is_active", "created_at"],
         (
             (i, f"League {i}", f"league-{i}", "", json.dumps(slugs), "GATTO", True, START)
             for i in range(1, leagues + 1)

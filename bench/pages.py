@@ -140,19 +140,22 @@ def urls() -> dict[str, str]:
     # Imported once Django is set up.
     from django.db.models import Count
 
+    from games import catalog
     from games.play.models import Game, Player, Seat
     from games.ratings.models import Rating
+
+    slug = catalog.slugs()[0]  # one game's filter and leaderboard: the first offered
 
     games = Game.objects.filter(started_at__isnull=False).order_by("-started_at", "-pk")
     middle = games.values_list("pk", flat=True)[games.count() // 2]
     busy = (  # the player with the most games
         Seat.objects.values("player").annotate(n=Count("pk")).order_by("-n")[0]["player"]
     )
-    felix = games.filter(game_type="felix")
-    felix_middle = felix.values_list("pk", flat=True)[felix.count() // 2]
+    of_one = games.filter(game_type=slug)
+    of_one_middle = of_one.values_list("pk", flat=True)[of_one.count() // 2]
     players = Player.objects.order_by("display_name", "pk").values_list("pk", flat=True)
     player_middle = players[players.count() // 2]
-    board = Rating.objects.filter(league=None, game_type="felix").order_by("-ordinal", "-pk")
+    board = Rating.objects.filter(league=None, game_type=slug).order_by("-ordinal", "-pk")
     board_middle = board.values_list("pk", flat=True)[board.count() // 2]
     game = games.filter(status="finished").values_list("pk", flat=True).first()
     return {
@@ -160,26 +163,26 @@ def urls() -> dict[str, str]:
         "leagues": "/leagues/",
         "league": "/leagues/league-1/?season=all",
         "archive": "/games/",
-        "archive_game": "/games/?game=felix",
+        "archive_game": f"/games/?game={slug}",
         "archive_league": "/games/?league=league-2",
         "archive_player": f"/games/?player={busy}",
         "archive_status_running": "/games/?status=running",
         "archive_status_aborted": "/games/?status=aborted",
         "archive_dates": "/games/?since=2024-06-01&until=2024-06-30",
         "archive_all_filters": (
-            f"/games/?game=felix&league=league-3&status=finished&since=2024-03-01"
+            f"/games/?game={slug}&league=league-3&status=finished&since=2024-03-01"
             f"&until=2025-12-31&player={busy}"
         ),
         "archive_deep": f"/games/?after={middle}",
         "archive_deep_newer": f"/games/?before={middle}",
-        "archive_game_deep": f"/games/?game=felix&after={felix_middle}",
+        "archive_game_deep": f"/games/?game={slug}&after={of_one_middle}",
         "players": "/players/",
         "players_deep": f"/players/?after={player_middle}",
         "players_search": "/players/?q=rossi",
         "players_search_rare": "/players/?q=1234",
-        "leaderboard": "/leaderboard/felix/",
-        "leaderboard_deep": f"/leaderboard/felix/?after={board_middle}",
-        "league_table": "/leaderboard/felix/?league=league-1",
+        "leaderboard": f"/leaderboard/{slug}/",
+        "leaderboard_deep": f"/leaderboard/{slug}/?after={board_middle}",
+        "league_table": f"/leaderboard/{slug}/?league=league-1",
         "player": f"/players/{busy}/",
         "game": f"/games/{game}/",
     }

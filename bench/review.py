@@ -9,7 +9,8 @@ with the product's default budget: the hard player's playouts per decision and a
     <slug> graded/game inaccuracy=<mean> mistake=<mean> blunder=<mean>
 
 Seconds are CPU time of this process (one core), so a busy machine does not inflate
-them. The goal is at most 30 s for a Felix game. Pure: no Django.
+them. The goal is at most 30 s for a game. No Django set-up: the catalog is read for the
+games' modules only.
 """
 
 from __future__ import annotations
@@ -20,14 +21,16 @@ import statistics
 import time
 from importlib import import_module
 
+from games import catalog
 from games.computers import act
 from games.computers.review import BLUNDER, INACCURACY, MISTAKE, Played, review_game
 
-# The games with a search player, their computers' module, and the table size measured.
+# The games with a search player (the hard level), their engine's and computers' modules,
+# and the table size measured (the usual table).
 GAMES = {
-    "felix": ("games.kinds.felix.engine", "games.kinds.felix.computers", 4),
-    "smoking_cat": ("games.kinds.smoking_cat.engine", "games.kinds.smoking_cat.computers", 4),
-    "cats_and_dogs": ("games.kinds.cats_and_dogs.engine", "games.kinds.cats_and_dogs.computers", 4),
+    kind.slug: (kind.engine, kind.computers, kind.table_players)
+    for kind in catalog.all_games()
+    if kind.computers and "hard" in kind.strategies()
 }
 # The product's defaults (config/settings.py: REVIEW_SCALE, REVIEW_MAX_DECISIONS).
 SCALE = 1.0

@@ -32,6 +32,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from games import catalog
+
 ROOT = Path(__file__).resolve().parents[1]
 ACTION = re.compile(r'data-action="([^"]+)"')
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -129,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--game", action="append", default=[])
     args = parser.parse_args(argv)
-    slugs = args.game or ["felix", "cats_and_dogs", "bon_appetit", "smoking_cat"]
+    slugs = args.game or list(catalog.slugs())
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         env = {
@@ -161,7 +163,9 @@ def main(argv: list[str] | None = None) -> None:
                 computer: list[float] = []
                 rng = random.Random(1)
                 for _game in range(args.games):
-                    play(base, slug, 3 if slug != "cats_and_dogs" else 1, rng, clicks, computer)
+                    # The usual table: one person, computers in the other seats.
+                    computers = catalog.get(slug).table_players - 1
+                    play(base, slug, computers, rng, clicks, computer)
                 print(
                     f"table game={slug} clicks={len(clicks)} click_to_screen_ms"
                     f" p50={statistics.median(clicks):.0f} p95={percentile(clicks, 95):.0f}",

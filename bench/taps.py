@@ -34,11 +34,12 @@ from bench.soak import percentiles
 from bench.soak_services import wait_until
 from bench.soak_telegram import SoakTelegram
 from bench.table import free_port
+from games import catalog
 from tests.bot.telegram_fake import FakeTelegram, FakeUser, Shown
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "777001:TAPS-BENCH-TOKEN"
-SLUGS = ("felix", "smoking_cat", "bon_appetit", "cats_and_dogs")
+SLUGS = catalog.slugs()
 PEOPLE = 4
 LANGUAGES = ("en", "it", "pt")
 TAP_GAP = (0.2, 0.7)  # seconds between one person's taps

@@ -1,8 +1,9 @@
 """The tournament bench (issue 26, part 5): ``python -m bench tournament [--short] [--pure]``.
 
 By default through the real pipeline (``bench.tournament_pipeline``: PostgreSQL, Redis,
-Celery workers, the games played by computers): a 128-player Swiss of Felix, 5 rounds,
-tables of 4, then a 64-player, 30-minute Arena of Smoking Cat. One line per tournament::
+Celery workers, the games played by computers): a 128-player Swiss, 5 rounds, tables of
+4, then a 64-player, 30-minute Arena, each of a game the catalog has for it (``swiss_game``,
+``arena_game``). One line per tournament::
 
     tournament swiss players=128 rounds=5 pairing_ms_max=<x> repeats=<k> total_s=<x>
         round_gap_ms_max=<x> games=<k>
@@ -16,18 +17,19 @@ simulated results, with no database, in the same two lines (the arena's with
 ``compute_p95_ms``); ``--short`` there is a 32-player, 3-round Swiss and a 16-player,
 20-minute arena.
 
-- **Swiss**: Felix, tables of 4 (3 and 5 allowed by the game, only 3 used when the count
-  does not divide), random places from the seed. ``pairing_ms_max`` is the slowest
-  round's pairing (standings included), ``repeats`` the pairs seated together in the
-  whole tournament who had already met (issue 26: 0 in 5 rounds, pairing <= 1 s).
-- **Arena**: Smoking Cat, tables of 4, everyone joins at the start, each game lasts a
-  random 8 to 15 simulated minutes, no table starts after the window. After a game each
-  player reads the result for 2 to 30 simulated seconds before asking for another (the
-  arena keeps them paused until then), so players come back one by one. A *reseat* is a
-  player's time from coming back to their next table: the simulated wait for enough
-  players plus the wall time of the seating computation (added to the simulated clock,
-  so a slow seating delays everyone). ``compute_p95_ms`` is the computation alone, which
-  is the whole reseat when enough players already wait (issue 26: p95 <= 3 s then).
+- **Swiss**: the catalog's first game that allows tables of 3 to 5, tables of 4 (only 3
+  used when the count does not divide), random places from the seed. ``pairing_ms_max`` is
+  the slowest round's pairing (standings included), ``repeats`` the pairs seated together
+  in the whole tournament who had already met (issue 26: 0 in 5 rounds, pairing <= 1 s).
+- **Arena**: the catalog's first game played at one table size only, at that size (4),
+  everyone joins at the start, each game lasts a random 8 to 15 simulated minutes, no
+  table starts after the window. After a game each player reads the result for 2 to 30
+  simulated seconds before asking for another (the arena keeps them paused until then), so
+  players come back one by one. A *reseat* is a player's time from coming back to their
+  next table: the simulated wait for enough players plus the wall time of the seating
+  computation (added to the simulated clock, so a slow seating delays everyone).
+  ``compute_p95_ms`` is the computation alone, which is the whole reseat when enough
+  players already wait (issue 26: p95 <= 3 s then).
 """
 
 from __future__ import annotations
@@ -68,8 +70,20 @@ def random_places(tables, rng: random.Random) -> tuple[TableResult, ...]:
     return tuple(results)
 
 
+def swiss_game() -> str:
+    """The Swiss's game: the catalog's first whose tables may be smaller and larger than
+    4, so that the pairing has every table size to choose among."""
+    return next(k.slug for k in catalog.all_games() if k.min_players <= 3 and k.max_players >= 5)
+
+
+def arena_game() -> str:
+    """The Arena's game: the catalog's first played at one table size only, so that the
+    lobby seats only full tables."""
+    return next(k.slug for k in catalog.all_games() if k.min_players == k.max_players)
+
+
 def swiss(players: int, rounds: int, seed: int) -> dict:
-    rules_ = catalog.get("felix").rules
+    rules_ = catalog.get(swiss_game()).rules
     rules = SwissRules(
         rounds=rounds,
         table_size=4,
@@ -98,7 +112,7 @@ def swiss(players: int, rounds: int, seed: int) -> dict:
 
 
 def arena(players: int, minutes: int, seed: int) -> dict:
-    size = catalog.get("smoking_cat").table_players
+    size = catalog.get(arena_game()).table_players
     lobby = Arena(size, size, ArenaRules(closes_at=minutes * 60.0))
     rng = random.Random(f"arena:{seed}")
     events: list[tuple[float, int, str, object]] = []  # (time, order, kind, what)

@@ -12,15 +12,16 @@ computer (``replace_with_computer``, as a moderator would: no forfeit), whose mo
 workers make. The bench watches the tournament's rows and, once it is over, reads the
 figures from them:
 
-- **Swiss** (Felix, tables of 4): ``pairing_ms_max``, the slowest round's pairing (the
-  same function on the same results as the worker ran, timed here: it must give the
-  tables the worker stored, or the bench fails); ``round_gap_ms_max``, the slowest wait
-  from a round's last game ending to the next round's tables being dealt, through the
-  queue and the worker; ``repeats``, the pairs seated together who had met already;
-  ``total_s``, from the start to the tournament's end.
-- **Arena** (Smoking Cat, tables of 4): ``games``, the arena's games played;
-  ``reseat_p50_ms`` and ``reseat_p95_ms``, a player's wait from the end of their game to
-  their next table being dealt (everyone stays in, so enough players always wait).
+- **Swiss** (``bench.tournament.swiss_game``, tables of 4): ``pairing_ms_max``, the
+  slowest round's pairing (the same function on the same results as the worker ran, timed
+  here: it must give the tables the worker stored, or the bench fails);
+  ``round_gap_ms_max``, the slowest wait from a round's last game ending to the next
+  round's tables being dealt, through the queue and the worker; ``repeats``, the pairs
+  seated together who had met already; ``total_s``, from the start to the tournament's
+  end.
+- **Arena** (``bench.tournament.arena_game``, tables of 4): ``games``, the arena's games
+  played; ``reseat_p50_ms`` and ``reseat_p95_ms``, a player's wait from the end of their
+  game to their next table being dealt (everyone stays in, so enough players always wait).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from bench.tournament import arena_game, swiss_game
 from bench.worker import start_workers, stop_workers
 from config.celery import app
 from games.leagues.models import League
@@ -109,7 +111,7 @@ def run(
 def league() -> League:
     found, _ = League.objects.get_or_create(
         slug=LEAGUE_SLUG,
-        defaults={"name": "Tournament bench", "game_types": ["felix", "smoking_cat"]},
+        defaults={"name": "Tournament bench", "game_types": [swiss_game(), arena_game()]},
     )
     return found
 
@@ -187,7 +189,7 @@ def play(t: Tournament, strategy: str, timeout: float) -> float:
 def swiss(players: int, n_rounds: int, *, seed: int, strategy: str, timeout: float) -> str:
     t = new_tournament(
         "Bench Swiss",
-        "felix",
+        swiss_game(),
         players,
         0,
         format=Format.SWISS,
@@ -230,7 +232,7 @@ def swiss(players: int, n_rounds: int, *, seed: int, strategy: str, timeout: flo
 def arena(players: int, minutes: int, *, seed: int, strategy: str, timeout: float) -> str:
     t = new_tournament(
         "Bench Arena",
-        "smoking_cat",
+        arena_game(),
         players,
         100_000,  # after the Swiss's players
         format=Format.ARENA,

@@ -53,7 +53,12 @@ from django.db import connection
 
 from bench.soak_services import OwnDatabase, Process, Services, prepare_site, wait_for_port
 from bench.table import free_port
+from games import catalog
 from games.play.models import Move
+
+# The watched tables' game: the first the catalog offers for three (one person, two
+# computers).
+GAME = next(k.slug for k in catalog.all_games() if k.min_players <= 3 <= k.max_players)
 
 HOST = "127.0.0.1"
 SECRET = "bench-watchers-secret"
@@ -267,7 +272,7 @@ async def new_person(base: str, port: int, n: int) -> tuple[Person, asyncio.Task
     client = httpx.AsyncClient(base_url=base, timeout=60)
     await client.get("/play/")
     person = Person(client, Page(""))
-    data = {"game": "felix", "name": f"P{n}", "computers": "2"}
+    data = {"game": GAME, "name": f"P{n}", "computers": "2"}
     response = await client.post("/play/new/", data=data, headers=person.csrf())
     if response.status_code != 302:
         raise CommandError(f"no table: {response.status_code} {dict(client.cookies)}")

@@ -7,6 +7,6 @@ from bot.models import ChatSettings
 
 @admin.register(ChatSettings)
 class ChatSettingsAdmin(admin.ModelAdmin):
-    list_display = ("chat_id", "title", "language", "turn_seconds", "auto_flip", "updated_at")
-    list_filter = ("language", "auto_flip")
+    list_display = ("chat_id", "title", "language", "turn_seconds", "auto_play", "updated_at")
+    list_filter = ("language", "auto_play")
     search_fields = ("title", "chat_id")

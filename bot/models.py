@@ -29,8 +29,9 @@ class ChatSettings(models.Model):
     # Empty: the league's or the game type's default.
     turn_seconds = models.PositiveIntegerField(_("seconds per turn"), null=True, blank=True)
     enabled_games = models.JSONField(_("enabled games"), default=all_games, blank=True)
-    # Bon Appétit has no decisions (B15): a table may let the bot turn the cards.
-    auto_flip = models.BooleanField(_("automatic flipping (Bon Appétit)"), default=False)
+    # A game may have turns with one legal move only (``GameKind.auto_play``): a table
+    # may let the bot play them.
+    auto_play = models.BooleanField(_("automatic forced moves"), default=False)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:

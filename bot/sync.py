@@ -10,7 +10,7 @@ and queues itself for then; triggers meanwhile find it queued and collapse into 
 
 Edits whose text and buttons are unchanged are skipped (a hash per message); new messages
 are sent only for what deserves a notification: the game's start (the table message),
-notices such as a Smoking Cat deal result, a new turn in private (the old message is
+notices such as a deal's result, a new turn in private (the old message is
 deleted), the final result. A group that Telegram turned into a supergroup is followed
 to its new id (``bot.chats``) the first time a call to the old one is refused.
 

@@ -354,13 +354,13 @@ except ValueError as exc:
 
 # --- Games ----------------------------------------------------------------------------
 # Seconds a seat has to act, per game: the catalog's figure unless TURN_SECONDS_<GAME> says
-# otherwise (TURN_SECONDS_FELIX=120); chats and leagues may override both.
+# otherwise (TURN_SECONDS_<SLUG>=120, the slug in capitals); chats and leagues may override both.
 TURN_SECONDS = {
     kind.slug: env.int(f"TURN_SECONDS_{kind.slug.upper()}", default=kind.turn_seconds)
     for kind in catalog.all_games()
 }
 TIMEOUTS_BEFORE_COMPUTER = env.int("TIMEOUTS_BEFORE_COMPUTER", default=2)
-# The pause before a table with automatic moves plays a forced one (Bon Appétit's flips).
+# The pause before a table with automatic moves plays a forced one (GameKind.auto_play).
 AUTO_PLAY_SECONDS = env.float("AUTO_PLAY_SECONDS", default=2.0)
 LOBBY_TTL = timedelta(minutes=env.int("LOBBY_TTL_MINUTES", default=30))
 PENDING_MOVE_GRACE = timedelta(seconds=env.float("PENDING_MOVE_GRACE_SECONDS", default=3))

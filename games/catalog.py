@@ -11,6 +11,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from games import art
 from games.capabilities import ModeratorMove
 from games.kinds import TELEGRAM, WEB, GameKind
 
@@ -33,12 +34,16 @@ _GAMES: dict[str, GameKind] = {}
 
 def register(kind: GameKind) -> GameKind:
     _GAMES[kind.slug] = kind
+    # Its cards: ``games.art`` sits below the catalog and learns the decks from it.
+    if kind.art:
+        art.register(kind.slug, kind.art)
     return kind
 
 
 def unregister(slug: str) -> None:
     """Take a game out of the catalog (tests register games of their own)."""
     _GAMES.pop(slug, None)
+    art.unregister(slug)
 
 
 def get(slug: str) -> GameKind:

@@ -1,5 +1,5 @@
 """The game archive: every game that started, newest first, filtered by game, league,
-player, dates and status through the address (``/games/?game=felix&league=roma``), so a
+player, dates and status through the address (``/games/?game=<slug>&league=<slug>``), so a
 filtered list can be shared and linked from the league and player pages.
 
 Keyset pages (``paging``) on the start time: four queries at most (the leagues of the

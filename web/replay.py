@@ -1,8 +1,8 @@
 """The data behind a game's replay page: the public view at every step, what happened in
 words, and each seat's private view only once the game is over.
 
-Views travel as deltas (only the keys that changed since the previous step), so a long
-Smoking Cat match stays a small page; the browser rebuilds each step from them.
+Views travel as deltas (only the keys that changed since the previous step), so a match
+of many deals stays a small page; the browser rebuilds each step from them.
 """
 
 from __future__ import annotations

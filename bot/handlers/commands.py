@@ -28,7 +28,7 @@ from games.ratings.models import Rating
 
 
 def game_from_arg(args: list[str]) -> str | None:
-    """The game named after a command (``/new smoking``): its slug, "" for an unknown
+    """The game named after a command (``/new <alias>``): its slug, "" for an unknown
     name, None when none was given."""
     if not args:
         return None
@@ -151,7 +151,7 @@ def create_lobby(user, chat, slug: str | None) -> tuple[str, list] | None:
                 player,
                 league=league_for_chat(chat.id),
                 turn_seconds=chat_settings.turn_seconds,
-                auto_play=chat_settings.auto_flip,
+                auto_play=chat_settings.auto_play,
             )
         except GameError as exc:
             return str(exc), []

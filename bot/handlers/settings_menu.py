@@ -27,14 +27,21 @@ def settings_screen(cs: ChatSettings):
         turn = (
             _("%(seconds)d s") % {"seconds": cs.turn_seconds} if cs.turn_seconds else _("default")
         )
+        # The games whose forced moves a table may play itself (``GameKind.auto_play``).
+        automatic = [g for g in catalog.all_games() if g.auto_play]
+        state = _("on") if cs.auto_play else _("off")
         lines = [
             "⚙️ <b>" + _("Group settings") + "</b>",
             _("Language: %(language)s") % {"language": native_name(cs.language)},
             _("Time per turn: %(turn)s") % {"turn": turn},
             _("League: %(league)s") % {"league": esc(league.name) if league else _("none")},
-            _("Automatic flipping in Bon Appétit: %(state)s")
-            % {"state": _("on") if cs.auto_flip else _("off")},
         ]
+        if automatic:
+            names = ", ".join(str(g.short_name) for g in automatic)
+            lines.append(
+                _("Automatic forced moves in %(games)s: %(state)s")
+                % {"games": names, "state": state}
+            )
         rows = [
             [
                 _button(("✓ " if code == cs.language else "") + native_name(code), "lang", code)
@@ -59,17 +66,10 @@ def settings_screen(cs: ChatSettings):
             for g in catalog.all_games()
         ]
         rows += [games[i : i + 2] for i in range(0, len(games), 2)]
-        rows.append(
-            [
-                _button(
-                    "🧀 "
-                    + _("Automatic flipping: %(state)s")
-                    % {"state": _("on") if cs.auto_flip else _("off")},
-                    "flip",
-                    0 if cs.auto_flip else 1,
-                )
-            ]
-        )
+        if automatic:
+            emoji = "".join(g.emoji for g in automatic)
+            label = _("Automatic forced moves: %(state)s") % {"state": state}
+            rows.append([_button(f"{emoji} {label}", "flip", 0 if cs.auto_play else 1)])
         rows.append([_button("🏆 " + _("League…"), "leagues", 0)])
         return "\n".join(lines), rows
 
@@ -116,8 +116,8 @@ def apply(cs: ChatSettings, op: str, arg: str, title: str = ""):
         enabled = [s for s in catalog.slugs() if cs.game_enabled(s) != (s == arg)]
         cs.enabled_games = enabled
     elif op == "flip" and arg in ("0", "1"):
-        cs.auto_flip = arg == "1"
-        services.set_auto_play(cs.chat_id, cs.auto_flip)
+        cs.auto_play = arg == "1"
+        services.set_auto_play(cs.chat_id, cs.auto_play)
     elif op == "league" and arg == "0":
         # Leaving needs no approval; joining does (``join_league``, by the league's code).
         link_chat(cs.chat_id, None)

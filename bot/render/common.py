@@ -65,7 +65,7 @@ def esc(text: object) -> str:
 
 
 def title(slug: str, short: bool = False) -> str:
-    """A game's emoji and name in bold: "🐱 <b>Felix</b>"."""
+    """A game's emoji and name in bold: "🐱 <b>Name</b>"."""
     kind = catalog.get(slug)
     return f"{kind.emoji} <b>{esc(kind.short_name if short else kind.name)}</b>"
 

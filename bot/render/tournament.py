@@ -76,7 +76,7 @@ def heading(t: Tournament) -> str:
 
 
 def shape(t: Tournament) -> str:
-    """ "🐱 Felix · Swiss · 3 rounds · tables of 4"."""
+    """ "🐱 Name · Swiss · 3 rounds · tables of 4"."""
     kind = t.kind
     parts = [f"{kind.emoji} {esc(kind.short_name)}", format_name(t)]
     if t.format == Format.SWISS:

@@ -3,9 +3,9 @@ copied). Pure Python, standard library only, so the table, the public game and r
 pages and a PNG renderer for Telegram can all share it.
 
     card_svg(game_slug, code, label)  one card face, a standalone <svg> named by ``label``
-    back_svg(game_slug, variant="")   a face-down card (Bon Appétit: variant "red" for the
-                                      red-backed deck; Come Cani e Gatti: "animal", "food",
-                                      "action")
+    back_svg(game_slug, variant="")   a face-down card; ``variant`` names one of the
+                                      deck's other backs (a second deck's colour, the
+                                      back of one kind of card)
     codes(game_slug)                  every card code of the game, as the engine's views
                                       name them, plus the table's other cards
     default_label(game_slug, code)    an English label (the web layer passes translated ones)
@@ -20,27 +20,37 @@ label as <title> and aria-label, so screen readers and alt text read the card.
 
 from __future__ import annotations
 
-from functools import cache
 from importlib import import_module
-from pathlib import Path
 
 from .svg import document, place
 
-# Each game's deck is the ``art`` module of its package (``games.kinds.<slug>.art``), which
-# also names its card backs (``BACK_VARIANTS``). Found by that layout rather than asked of
-# the catalog, which sits above this pure module.
-KINDS = Path(__file__).resolve().parent.parent / "kinds"
-GAMES = tuple(sorted(p.parent.name for p in KINDS.glob("*/art.py")))
+# The games with a deck: slug -> the module drawing it (a game package's ``art``, which
+# also names its card backs, ``BACK_VARIANTS``). The catalog registers each game's as it
+# installs the game (``games.catalog.register``), so a new package's cards are found with
+# nothing else edited; this module, below the catalog, never names a game.
+GAMES: dict[str, str] = {}
+
+# A face never changes: drawn once per game, code and the module that drew it.
+_FACES: dict[tuple[str, str, str], str] = {}
 
 
 class UnknownCard(KeyError):
     """A game slug or card code with no art."""
 
 
+def register(game_slug: str, module: str) -> None:
+    """Give a game its deck: ``module`` (an import path) draws its cards."""
+    GAMES[game_slug] = module
+
+
+def unregister(game_slug: str) -> None:
+    GAMES.pop(game_slug, None)
+
+
 def _deck(game_slug: str):
     if game_slug not in GAMES:
         raise UnknownCard(f"no card art for game {game_slug!r}")
-    return import_module(f"games.kinds.{game_slug}.art")
+    return import_module(GAMES[game_slug])
 
 
 def codes(game_slug: str) -> list[str]:
@@ -54,13 +64,15 @@ def default_label(game_slug: str, code: str) -> str:
     return deck.default_label(code)
 
 
-@cache
 def _face(game_slug: str, code: str) -> str:
     # A table page draws the same cards again and again; the drawing never changes.
-    deck = _deck(game_slug)
-    if code not in deck.codes():
-        raise UnknownCard(f"{game_slug}: no card {code!r}")
-    return deck.face(code)
+    key = (game_slug, code, GAMES.get(game_slug, ""))
+    if key not in _FACES:
+        deck = _deck(game_slug)
+        if code not in deck.codes():
+            raise UnknownCard(f"{game_slug}: no card {code!r}")
+        _FACES[key] = deck.face(code)
+    return _FACES[key]
 
 
 def card_svg(game_slug: str, code: str, label: str) -> str:

@@ -1,6 +1,9 @@
 """A preview sheet of every deck: every card, its backs and its legend, on one HTML page.
 
-    python -m games.art.preview OUT.html
+    python manage.py shell -c "from games.art import preview; preview.main(['OUT.html'])"
+
+The decks are those the catalog registered (``games.art.GAMES``), hence a shell where
+Django has loaded it; without one, ``main`` finds no deck and says so.
 
 Each game is a <section id="<slug>"> so a screenshot can take one game at a time. The
 cards are shown at a comfortable size and again at 60 px, the width of a card in a
@@ -10,6 +13,7 @@ phone's hand, where the indices must still read.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from html import escape
 from pathlib import Path
 
@@ -55,8 +59,8 @@ def section(slug: str) -> str:
     )
 
 
-def sheet(games: tuple[str, ...] = GAMES) -> str:
-    body = "".join(section(slug) for slug in games)
+def sheet(games: Iterable[str] | None = None) -> str:
+    body = "".join(section(slug) for slug in (GAMES if games is None else games))
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         f"<title>catclub card art</title><style>{STYLE}</style></head><body>{body}</body></html>"
@@ -65,11 +69,10 @@ def sheet(games: tuple[str, ...] = GAMES) -> str:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m games.art.preview OUT.html", file=sys.stderr)
+        print("usage: preview.main([OUT.html])", file=sys.stderr)
+        return 2
+    if not GAMES:
+        print("no deck registered: load the catalog first (see the docstring)", file=sys.stderr)
         return 2
     Path(argv[0]).write_text(sheet(), encoding="utf-8")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

@@ -99,7 +99,7 @@ class LeagueOption:
 @dataclass(frozen=True)
 class Progress:
     """What a league's page shows of the game's running matches: under ``heading``, each
-    seat's part of a target, both read from the public view by ``marks`` (S15)."""
+    seat's part of a target (a word, say), both read from the public view by ``marks``."""
 
     heading: Text
     marks: Callable[[dict], tuple[str, list[str]]]

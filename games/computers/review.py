@@ -20,8 +20,8 @@ table of two:
 
 * ``inaccuracy``: a loss of at least 0.10 (0.3 places at a table of four);
 * ``mistake``: at least 0.20 (0.6 places at four, about one place at six);
-* ``blunder``: at least 0.30 (about a place at four: e.g. buying a sack of bad cats with
-  most of one's mice in Felix).
+* ``blunder``: at least 0.30 (about a place at four: e.g. spending most of one's
+  stake on a bad lot).
 
 The estimates are noisy (a few hundred playouts): the best of several noisy means is
 biased upwards, so a loss counts only when it is also ``SIGNIFICANCE`` standard errors of

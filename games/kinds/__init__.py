@@ -4,7 +4,8 @@ A game's package (``games.kinds.<slug>``) holds everything about that game: its 
 entry as ``KIND`` in its ``__init__``, its rules engine (``engine``), computer players
 (``computers``), card art (``art``), narration (``narration``), Telegram renderer
 (``telegram``), web table (``web``) with its template and style (``templates/``,
-``static/``) and its rules documents (``rules/<language>.md``). The catalog
+``static/``), its rules documents (``rules/<language>.md``) and, optionally, its deals as
+chance steps for OpenSpiel (``openspiel``, a ``games.engines.deals.Deal``). The catalog
 (``games.catalog``) installs the packages; the rest of the code asks the catalog.
 
 An entry names its modules by import path, not by import: the engine is loaded when first
@@ -28,6 +29,7 @@ from django.utils.functional import Promise
 from games.capabilities import LeagueOption, ModeratorMove, Progress, Scoring
 from games.computers import Strategy, strategies
 from games.engines import Rules
+from games.engines.deals import Deal
 from games.narration import Line, Narration
 
 TELEGRAM = "telegram"
@@ -68,8 +70,15 @@ class GameKind:
     # Module exposing ``narrate(event) -> Line | None`` (``games.narration``); None: the
     # game's events are not told.
     narration: str | None = None
+    # Module drawing the cards (``games.art``: ``codes``, ``face``, ``back``, ``legend``,
+    # ``BACK_VARIANTS``); None: the game shows no card art.
+    art: str | None = None
+    # Module exposing ``DEAL`` (``games.engines.deals.Deal``: the deals drawn card by card,
+    # which ``games.openspiel`` needs); None: the game is not offered to OpenSpiel.
+    openspiel: str | None = None
     # The game's package (``games.kinds.<slug>``, or a test's). The modules it holds under
-    # the usual names (``engine``, ``computers``, ``narration``, ``telegram``, ``web``) are
+    # the usual names (``engine``, ``computers``, ``narration``, ``art``, ``openspiel``,
+    # ``telegram``, ``web``) are
     # the entry's unless the entry names others; the web front-end finds the table's
     # template and style in its ``templates/`` and ``static/`` folders.
     package: str | None = None
@@ -83,7 +92,7 @@ class GameKind:
             return
         # Frozen: the defaults taken from the package are set once, here.
         found = _modules(self.package)
-        for name in ("engine", "computers", "narration"):
+        for name in ("engine", "computers", "narration", "art", "openspiel"):
             if not getattr(self, name) and name in found:
                 object.__setattr__(self, name, f"{self.package}.{name}")
         if not self.renderers:
@@ -103,6 +112,14 @@ class GameKind:
             return None
         told: Narration = _load(self.narration)
         return told.narrate(event)
+
+    @property
+    def deal(self) -> Deal | None:
+        """The game's deals as chance steps (``games.engines.deals``), or None."""
+        if not self.openspiel:
+            return None
+        deal: Deal = _load(self.openspiel).DEAL
+        return deal
 
     @property
     def min_players(self) -> int:

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from games import catalog
 from games.play import levels
 
-game_word_validator = RegexValidator(
-    r"^[^\W\d_]{3,12}$", _("The game word has 3 to 12 letters and nothing else.")
+word_validator = RegexValidator(
+    r"^[^\W\d_]{3,12}$", _("The league word is 3 to 12 alphabetic characters, nothing else.")
 )
 
 
@@ -32,16 +32,18 @@ class League(models.Model):
         default=all_game_types,
         help_text=_("Games of these types played in the league's chats count for it."),
     )
-    # S15: Smoking Cat matches play for the letters of this word; a match keeps the word
-    # its league had when it started.
-    game_word = models.CharField(
-        _("Smoking Cat game word"),
+    # A word the league gives its games: a game that plays for a word takes it as a league
+    # option (``games.capabilities.LeagueOption``); a game keeps the word its league had
+    # when it started.
+    word = models.CharField(
+        _("league word"),
         max_length=12,
         default="GATTO",
-        validators=[game_word_validator],
+        validators=[word_validator],
         help_text=_(
-            "3 to 12 letters, e.g. a name. A match keeps the word the league had when it "
-            "started; a change applies to the next matches."
+            "3 to 12 alphabetic characters, e.g. a name, for the games that play for a word "
+            "(their rules say how). A game keeps the word the league had when it started; a "
+            "change applies to the next games."
         ),
     )
     # Seconds per turn in this league's games; empty: the chat's or the game type's default.
@@ -85,9 +87,9 @@ class League(models.Model):
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
-                condition=GreaterThanOrEqual(Length("game_word"), 3)
-                & LessThanOrEqual(Length("game_word"), 12),
-                name="league_game_word_length",
+                condition=GreaterThanOrEqual(Length("word"), 3)
+                & LessThanOrEqual(Length("word"), 12),
+                name="league_word_length",
             ),
             models.CheckConstraint(
                 condition=Q(min_completion__isnull=True) | Q(min_completion__lte=100),
@@ -99,14 +101,14 @@ class League(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
-        self.game_word = self.game_word.strip().upper()
+        self.word = self.word.strip().upper()
         # Kept in the engines' order, without repeats, so comparisons stay simple.
         self.game_types = [t for t in catalog.slugs() if t in (self.game_types or [])]
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
         super().clean()
-        self.game_word = (self.game_word or "").strip().upper()
+        self.word = (self.word or "").strip().upper()
         types = self.game_types if isinstance(self.game_types, list) else None
         if not types or any(t not in catalog.slugs() for t in types):
             raise ValidationError({"game_types": _("Choose at least one game.")})
@@ -116,8 +118,8 @@ class League(models.Model):
 
     @property
     def shown_options(self) -> list[tuple[str, object]]:
-        """The options the league gives the games it counts (``GameKind.league_options``;
-        S15: the word of a match), as its page shows them: (label, value)."""
+        """The options the league gives the games it counts (``GameKind.league_options``:
+        the league's word, say), as its page shows them: (label, value)."""
         shown: dict[str, tuple[str, object]] = {}
         for kind in catalog.all_games():
             if self.counts(kind.slug):

@@ -21,13 +21,32 @@ class ModerationKind(models.TextChoices):
     UNFLAG_NOT_RATED = "unflag_not_rated", _("rating restored")
 
 
-# The kinds of the log: the generic ones, then each game's moderator moves (their values
-# and labels, ``games.capabilities.ModeratorMove``). A game that brings a new move brings
-# a migration with it: the choices, the check below and the permissions list them.
-KINDS = [*ModerationKind.choices, *((m.value, m.label) for m in catalog.moderator_moves())]
-GAME_PERMISSIONS: list[tuple[str, Any]] = list(
-    {m.permission: (m.permission, m.permission_label) for m in catalog.moderator_moves()}.values()
-)
+def kind_choices() -> list[tuple[str, Any]]:
+    """The kinds of the log: the generic ones, then each game's moderator moves (their
+    values and labels, ``games.capabilities.ModeratorMove``). A callable asked of the
+    catalog, as the check in ``save`` is: a game that brings a new move needs no migration."""
+    return [*ModerationKind.choices, *((m.value, m.label) for m in catalog.moderator_moves())]
+
+
+def game_permissions() -> list[tuple[str, Any]]:
+    """The permissions the games' moderator moves name, each once. Made by
+    ``create_game_permissions`` after each migrate rather than listed in ``Meta``, so a new
+    game's permission needs no migration either."""
+    moves = catalog.moderator_moves()
+    return list({m.permission: (m.permission, m.permission_label) for m in moves}.values())
+
+
+def create_game_permissions(**_kwargs: Any) -> None:
+    """``post_migrate``: the rows of the games' moderator permissions, on the log's model."""
+    # Imported here: the auth models are ready only once the apps are loaded.
+    from django.contrib.auth.models import Permission
+    from django.contrib.contenttypes.models import ContentType
+
+    content_type = ContentType.objects.get_for_model(ModerationAction)
+    for codename, name in game_permissions():
+        Permission.objects.get_or_create(
+            codename=codename, content_type=content_type, defaults={"name": str(name)}
+        )
 
 
 def kind_label(kind: str) -> str:
@@ -42,7 +61,7 @@ class ModerationAction(models.Model):
     """Who did what to whom, when and why. Written by ``games.moderation`` only; the
     admin shows it read-only."""
 
-    kind = models.CharField(_("action"), max_length=20, choices=KINDS)
+    kind = models.CharField(_("action"), max_length=20, choices=kind_choices)
     # The staff account; its name is kept too, so the log survives a deleted account.
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -85,17 +104,21 @@ class ModerationAction(models.Model):
             ("abort_game", _("Can abort games")),
             ("replace_seat", _("Can hand a seat to a computer")),
             ("flag_game", _("Can flag games as not rated")),
-            *GAME_PERMISSIONS,
+            # The games' own (their moderator moves'): ``create_game_permissions``.
             # The seed, options, state and hidden moves of open games (admin_ui.secrets).
             ("view_secrets", _("Can see the seed, state and hidden moves of open games")),
         ]
         constraints = [
             models.CheckConstraint(condition=~Q(reason=""), name="moderation_has_reason"),
-            models.CheckConstraint(
-                condition=Q(kind__in=[value for value, _label in KINDS]),
-                name="moderation_kind_known",
-            ),
+            # Which kinds exist is the catalog's to say (``save``); the database keeps none
+            # empty.
+            models.CheckConstraint(condition=~Q(kind=""), name="moderation_kind_given"),
         ]
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_name}: {self.get_kind_display()}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.kind not in {value for value, _label in kind_choices()}:
+            raise ValueError(f"unknown moderation kind {self.kind!r}")
+        super().save(*args, **kwargs)

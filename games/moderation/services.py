@@ -263,7 +263,7 @@ def _redecide(game: Game) -> None:
         ratings.redecide(game)
 
 
-# --- A game's own moves (e.g. S17) -------------------------------------------------------
+# --- A game's own moves (its capabilities' ModeratorMove) ----------------------------------
 def game_move(game: Game, number: int, value: str, *, by, reason: str) -> ModerationAction:
     """A moderator's move that the game declares (``GameKind.moderator_moves``), on a seat
     of a running game: recorded now, applied by the game processor (which may end the

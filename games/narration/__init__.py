@@ -36,7 +36,7 @@ class Seats:
 @dataclass(frozen=True)
 class Card:
     """A card by its engine code; ``family`` names the kind of card where a game has
-    several (Come Cani e Gatti's food, action and animal cards)."""
+    several (a game with food, action and animal cards)."""
 
     code: str
     family: str = "card"
@@ -59,7 +59,7 @@ class Amount:
 @dataclass(frozen=True)
 class PerSeat:
     """A value per seat, told as "Anna CA · Bruno C": the values are the game's own marks
-    (letters of the game word), never translated."""
+    (how much of a word each seat has, say), never translated."""
 
     values: tuple[tuple[int, str], ...]
 
@@ -99,7 +99,7 @@ def tell(
 ) -> str | None:
     """The front-end's sentence: ``told``'s message translated, its pieces formatted by
     ``seat`` (a seat's name) and ``formats`` (a card family or an amount's unit -> its
-    words; ``"cards"`` joins a list of cards, ", " if absent). First letter capitalised: a
+    words; ``"cards"`` joins a list of cards, ", " if absent). First character capitalised: a
     piece may open the sentence."""
     if told is None:
         return None

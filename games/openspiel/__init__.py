@@ -1,15 +1,15 @@
-"""The four games as OpenSpiel games (issue 27), for OpenSpiel's tools and algorithms.
+"""The games as OpenSpiel games (issue 27), for OpenSpiel's tools and algorithms.
 
 Optional: it needs ``pyspiel`` (``pip install .[openspiel]``) and nothing in the product
-imports it. Importing it registers ``catclub_felix``, ``catclub_smoking_cat``,
-``catclub_bon_appetit`` and ``catclub_cats_and_dogs`` with pyspiel; the table size is
-the ``players`` parameter::
+imports it. Importing it registers with pyspiel each catalog game whose package declares
+its deals (``openspiel.DEAL``), as ``catclub_<slug>``; the table size is the ``players``
+parameter::
 
     import games.openspiel
-    game = pyspiel.load_game("catclub_felix", {"players": 3})
+    game = pyspiel.load_game(games.openspiel.short_name(slug), {"players": 3})
 
-``game.py`` says how an engine becomes an OpenSpiel game, ``deals.py`` how its deals
-become chance nodes.
+``game.py`` says how an engine becomes an OpenSpiel game, ``games.engines.deals`` how its
+deals become chance nodes, ``deals.py`` where each game's are found.
 """
 
 from __future__ import annotations

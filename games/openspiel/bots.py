@@ -61,7 +61,7 @@ class OpenSpielStrategy:
         if len(legal) == 1:
             self.last_simulations = 0
             return legal[0]
-        # Smoking Cat's views leave out the table size: it is always four.
+        # A game played at one table size only may leave the size out of its views.
         n = int(view.get("n_players", self.deal.rules.min_players))
         root = EngineState.from_view(self.game(n), view, history, rng)
         action = self.deal.action_str(self.search(root, rng))

@@ -4,10 +4,10 @@ The OpenSpiel state holds an engine state and plays on it through the engine's c
 (``setup``, ``to_act``, ``legal_ids``, ``apply``, ``view``, ``outcome``); the rules are
 never restated here. What differs from the engine:
 
-* Chance: the deals are chance nodes (``deals.py``), the engine gets them as stacked
-  options.
+* Chance: the deals are chance nodes (``games.engines.deals``), the engine gets them as
+  stacked options.
 * Turns: OpenSpiel games here are sequential. Where the engine lets several seats act at
-  once (Felix's placing, Smoking Cat's passing), the first seat the engine lists acts
+  once (everyone placing or passing cards together), the first seat the engine lists acts
   first; the others learn only what the engine tells them (that a card was placed), so
   the order leaks nothing.
 * Utilities: the engine's utilities (1 first place, 0 last, shared places share) mapped to
@@ -28,8 +28,7 @@ import numpy as np
 import pyspiel
 
 from games.engines import utilities, visible_to
-
-from .deals import Deal
+from games.engines.deals import Deal
 
 CHANCE, TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 

@@ -125,7 +125,7 @@ class TelegramLobby(GameError):
 
 class NameInvisible(GameError):
     code = "name_invisible"
-    message = _("Your name needs at least one visible letter, digit or symbol.")
+    message = _("Your name needs at least one visible character.")
 
 
 class NameTooLong(GameError):

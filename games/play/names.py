@@ -1,7 +1,7 @@
 """What a player's name may be: shown to every other player of their tables, so it must be
 something a person can read, and never pass for a computer seat.
 
-A name is NFKC-normalised (full-width letters, ligatures and superscript digits become
+A name is NFKC-normalised (full-width forms, ligatures and superscript digits become
 their plain forms, so "Ｃｏｍｐｕｔｅｒ ²" is seen as what it looks like), loses every
 control, format, private-use and unassigned character (right-to-left overrides, zero-width
 spaces and joiners, NUL, which PostgreSQL refuses in text) and the Hangul fillers and
@@ -30,7 +30,7 @@ MAX_CODE_POINTS = 128
 BROWSER_LENGTH = 40
 # Telegram's first and last name have 64 characters each.
 TELEGRAM_LENGTH = 128
-# Characters that are letters or symbols to Unicode but draw nothing.
+# Characters Unicode files as visible (its L and S categories) that draw nothing.
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 # The words a computer seat's label starts with ("Computer %(number)d", "Computer instead of
 # %(name)s" in admin_ui, bot and games' catalogues), casefolded.
@@ -85,13 +85,13 @@ def truncate(name: str, length: int, code_points: int = MAX_CODE_POINTS) -> str:
 
 
 def visible(name: str) -> bool:
-    """Whether the name draws something: a letter, digit, punctuation or symbol."""
+    """Whether the name draws something: a character of Unicode's L, N, P or S categories."""
     return any(unicodedata.category(c)[0] in "LNPS" and c not in INVISIBLE for c in name)
 
 
 def reserved(name: str) -> bool:
     """Whether the name reads as a computer seat's label ("Computer 2 (hard)",
-    "computer  ２", "Computador 1"): compared casefolded, on its letters and digits only."""
+    "computer  ２", "Computador 1"): compared casefolded, on its alphanumeric characters only."""
     skeleton = "".join(c for c in unicodedata.normalize("NFKC", name).casefold() if c.isalnum())
     return bool(_RESERVED.match(skeleton))
 

@@ -25,7 +25,7 @@ SEARCHING_LEVEL = "hard"
 
 def searcher(game: Game) -> SearchStrategy | None:
     """The game's search player (its hard computer), which the review uses; None for a
-    game without one (Bon Appétit, where nobody decides anything)."""
+    game without one (one where nobody decides anything)."""
     found = game.kind.strategies().get(SEARCHING_LEVEL)
     return found if isinstance(found, SearchStrategy) else None
 

@@ -17,7 +17,7 @@ A clause's rule text may end with the rule book's gap filled by catclub, marked
 ``**Interpretation**`` (in the document's language): what follows the marker is kept apart,
 so that a page can show it as an interpretation. The clause IDs are the same in every
 language and in the same order (the tests check it): they are what tests, the catalog's
-interpretations and links (``/rules/felix/#F12``) name.
+interpretations and links (``/rules/<slug>/#<clause>``) name.
 
 Pure Python: the caller says which language it wants.
 """

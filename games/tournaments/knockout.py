@@ -9,10 +9,10 @@
 - **Going on**: the top ``go_on`` places of each table; on a tie at the cut, the better
   seed. A round of at most ``table_size`` players is the final: one table.
 
-A field that does not divide may leave a final short of a full table (Felix with 5: a bye
-and a table of 4 whose top 2 go on, a final of 3). For a game played by one size only
-(Smoking Cat), the organiser picks a field that divides (16, 64...); ``Knockout`` says so
-by raising when a round would seat a table the game cannot play.
+A field that does not divide may leave a final short of a full table (a game for 3 to 5
+with 5 players: a bye and a table of 4 whose top 2 go on, a final of 3). For a game played
+by one size only (4, say), the organiser picks a field that divides (16, 64...);
+``Knockout`` says so by raising when a round would seat a table the game cannot play.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ A round is made in three steps, each its own function:
    are the last resort because a bye is a round not played; among the ways with the
    fewest byes, the most full tables, then the fewest tables. Tables are never larger
    than the announced size, even where the game allows it (players signed up for tables
-   of 4). Felix (3-5) with 10 players: 4 + 3 + 3; Smoking Cat (4 only) with 10: 4 + 4 and
-   two byes.
+   of 4). A game for 3 to 5 with 10 players: 4 + 3 + 3; a game for 4 only with 10: 4 + 4
+   and two byes.
 2. ``choose_byes``: byes rotate. The lowest-placed players among those with the fewest
    byes so far get them, so nobody has a second bye while someone without one can take it.
    A bye scores ``bye_points`` (announced; by default half of a first place, a table's

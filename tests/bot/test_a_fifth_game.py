@@ -14,15 +14,16 @@ from django.contrib import admin
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
+from django.core.management import call_command
 from django.test import RequestFactory
 from django.urls import reverse
 
 from admin_ui import results
-from games import catalog
+from games import art, catalog
 from games.capabilities import Scoring
 from games.leagues.models import League
 from games.moderation import services as moderation
-from games.moderation.models import ModerationAction
+from games.moderation.models import ModerationAction, create_game_permissions
 from games.play import errors, services
 from games.play.models import Game, GameStatus, Player, Seat
 from games.play.result import Termination
@@ -109,6 +110,10 @@ def test_the_fifth_game_has_its_rules_and_admin_pages(cat_nap, admin_client, cli
     # The package's own rules document, with the catalog entry's interpretation beside it.
     assert "On your turn, nap (one nap more) or purr" in html
     assert 'id="N1"' in html and "Purring is allowed at any time." in html
+    # Its cards come from its package's ``art`` through the catalog, as any game's deck.
+    assert art.codes("cat_nap") == ["nap", "purr"]
+    assert "<svg" in index and 'aria-label="Napping cat"' in index  # the cover, in the index
+    assert 'aria-label="Purring cat"' in html  # the card drawn beside its clause
     changelist = admin_client.get(reverse("admin:games_game_changelist"))
     assert "Cat Nap" in changelist.content.decode()  # the game filter offers it
 
@@ -165,13 +170,12 @@ def cat_nap_club():
 
 
 @pytest.fixture
-def waker(django_user_model):
-    """A staff account with the fake game's permission (its row made here: the
-    migrations know the catalog's games, not the tests' ones)."""
+def waker(cat_nap_club, django_user_model):
+    """A staff account with the fake game's permission (its row made as after a migrate,
+    which makes the catalog's games' permissions: the club joined the catalog later)."""
+    create_game_permissions()
     content_type = ContentType.objects.get_for_model(ModerationAction)
-    permission = Permission.objects.create(
-        codename="wake_cats", name="Can wake cats", content_type=content_type
-    )
+    permission = Permission.objects.get(codename="wake_cats", content_type=content_type)
     user = django_user_model.objects.create_user("waker", password="pw", is_staff=True)
     user.user_permissions.add(permission)
     user.user_permissions.add(Permission.objects.get(codename="adjust_letters"))
@@ -218,7 +222,7 @@ def test_a_game_that_declares_no_capability_gets_the_defaults(cat_nap, waker):
 
 @pytest.mark.django_db
 def test_a_game_that_declares_capabilities_gets_them_called(cat_nap_club, waker, client):
-    league = LeagueFactory(game_types=["cat_nap_club"], game_word="PURR")
+    league = LeagueFactory(game_types=["cat_nap_club"], word="PURR")
     # The league option: its page names it, the game takes it when dealt.
     assert league.shown_options == [("Lullaby", "PURR")]
     game, _people = running("cat_nap_club", league)
@@ -264,3 +268,15 @@ def test_the_admin_offers_each_declared_moderator_move(cat_nap_club, waker, djan
 
 def people_at(game: Game, number: int) -> Player:
     return game.seats.get(number=number).player
+
+
+@pytest.mark.django_db
+def test_a_games_moderator_move_needs_no_migration(cat_nap_club):
+    """The log's kinds and the moves' permissions come from the catalog: with the club's
+    move declared, the models still match the migrations, the log takes the move's kind
+    and refuses one no game declares."""
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)  # exits 1 on a change
+    assert ("wake", "cat woken") in ModerationAction._meta.get_field("kind").choices
+    ModerationAction.objects.create(kind="wake", actor_name="m", reason="too loud")
+    with pytest.raises(ValueError, match="unknown moderation kind"):
+        ModerationAction.objects.create(kind="tickle", actor_name="m", reason="why not")

@@ -45,7 +45,7 @@ def test_bon_appetit_is_flipped_on_the_table_then_runs_on_its_own(telegram, reco
     # sweep finds the short deadline of a forced flip and plays it).
     anna.say(group, "/settings")
     table.tap(anna, recorder.last(group["id"]), data="s:flip:1")
-    assert ChatSettings.objects.get(chat_id=group["id"]).auto_flip
+    assert ChatSettings.objects.get(chat_id=group["id"]).auto_play
     assert table.game().auto_play
     play_out_automatic_moves(table)
     game = table.game()

@@ -27,7 +27,7 @@ def choose(table: Table, user) -> None:
 
 
 def test_smoking_cat_match_is_played_for_the_league_word(telegram, recorder):
-    league = League.objects.create(name="Gatti di Praga", slug="praga", game_word="CAT")
+    league = League.objects.create(name="Gatti di Praga", slug="praga", word="CAT")
     group = telegram.group()
     anna, bruno = telegram.user("Anna", "it"), telegram.user("Bruno", "pt")
     recorder.admins[group["id"]] = {anna.id}

@@ -1,7 +1,8 @@
 """A fifth game that exists only in the tests: "Cat Nap", a whole game in one package, laid
 out as the real games' packages are (``games.kinds``): this entry, its engine and computer
-player (``engine``), Telegram renderer (``telegram``), web table (``web`` with its template
-and style), rules document (``rules/en.md``) and capabilities (``capabilities``). The test
+player (``engine``), card art (``art``), Telegram renderer (``telegram``), web table
+(``web`` with its template and style), rules document (``rules/en.md``) and capabilities
+(``capabilities``). The test
 installs it the way the catalog installs a real game (``catalog.install``); no file
 outside this package and its test names it."""
 
@@ -21,4 +22,6 @@ KIND = GameKind(
     summary=("Nap or purr; the sleepiest cat wins.",),
     interpretations=(("N1", "Purring is allowed at any time."),),
     private_hands=False,
+    cover="nap",
+    pictures={"N1": ("purr",)},
 )

@@ -29,5 +29,5 @@ class Wake(ModeratorMove):
 
 WAKE = Wake()
 SCORING = Scoring(lower_is_better=True, heading="Naps (fewer is better)", average="Naps per game")
-LEAGUE_OPTIONS = (LeagueOption("lullaby", "game_word", "Lullaby"),)
+LEAGUE_OPTIONS = (LeagueOption("lullaby", "word", "Lullaby"),)
 PROGRESS = Progress("Cat naps in progress", lambda view: ("ZZZ", ["Z" * n for n in view["naps"]]))

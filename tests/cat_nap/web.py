@@ -1,5 +1,5 @@
 """Cat Nap at the web table (the contract: ``web.tables``): each cat's naps and
-two choices. No cards, so no card art."""
+two choices. Its two cards (``art``) picture the rules page."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ LABELS = {"nap": "💤 Nap", "purr": "😺 Purr"}
 
 
 def card_label(code: str) -> str:
-    return code
+    return {"nap": "Napping cat", "purr": "Purring cat"}.get(code, code)
 
 
 def legend_texts() -> list[str]:

@@ -93,12 +93,12 @@ def test_move_keys_are_unique_per_game_and_applied_moves_numbered():
     assert Move.objects.filter(Q(game=game) & Q(status="applied")).count() == 1
 
 
-def test_league_game_word_is_checked():
-    league = LeagueFactory(game_word="micio")
+def test_league_word_is_checked():
+    league = LeagueFactory(word="micio")
     league.refresh_from_db()
-    assert league.game_word == "MICIO"
-    assert violates(lambda: LeagueFactory(game_word="ab"))
-    assert violates(lambda: League.objects.filter(pk=league.pk).update(game_word="X" * 2))
+    assert league.word == "MICIO"
+    assert violates(lambda: LeagueFactory(word="ab"))
+    assert violates(lambda: League.objects.filter(pk=league.pk).update(word="X" * 2))
 
 
 def test_an_unknown_game_type_fails_validation():

@@ -176,7 +176,7 @@ def test_flagging_a_running_game_keeps_it_out_when_it_finishes(moderator):
 
 
 def test_S17_award_and_remove_letters(moderator, staff):
-    league = LeagueFactory(game_word="MICIO")
+    league = LeagueFactory(word="MICIO")
     people = players(4)
     game = smoking_cat_match(league, people, [0, 0, 0, 0])
     with pytest.raises(PermissionDenied):
@@ -200,7 +200,7 @@ def test_S17_award_and_remove_letters(moderator, staff):
 
 def test_S17_a_completed_word_ends_the_match(moderator):
     people = players(4)
-    game = smoking_cat_match(LeagueFactory(game_word="CAT"), people, [2, 1, 0, 0])
+    game = smoking_cat_match(LeagueFactory(word="CAT"), people, [2, 1, 0, 0])
     seat = dict(game.seats.values_list("player_id", "number"))
     with _on_commit():
         moderation.game_move(
@@ -231,7 +231,7 @@ def test_S17_a_second_award_counts_the_first_one_still_pending(moderator):
     """Two awards in a row, the first not yet applied by the processor (its task still in
     the queue): the second names the next letter of the word, not the same one again."""
     people = players(4)
-    game = smoking_cat_match(LeagueFactory(game_word="MICIO"), people, [0, 0, 0, 0])
+    game = smoking_cat_match(LeagueFactory(word="MICIO"), people, [0, 0, 0, 0])
     first = moderation.game_move(
         game, 1, "award_letter", by=moderator, reason="renege"
     )  # not applied

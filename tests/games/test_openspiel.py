@@ -1,4 +1,4 @@
-"""Issue 27: the four games as OpenSpiel games (``games.openspiel``).
+"""Issue 27: the games as OpenSpiel games (``games.openspiel``).
 
 OpenSpiel's own consistency checks at every table size; information-state strings that
 hold nothing the seat's view hides; and games played through pyspiel ending exactly as the

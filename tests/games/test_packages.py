@@ -4,6 +4,8 @@ still come out translated."""
 
 from __future__ import annotations
 
+import re
+import subprocess
 from pathlib import Path
 
 import polib
@@ -15,6 +17,7 @@ from django.utils import translation
 
 from games import art, catalog
 from games import rules as documents
+from web import replay
 
 ROOT = Path(settings.BASE_DIR)
 KINDS = ROOT / "games" / "kinds"
@@ -63,3 +66,53 @@ def test_the_games_catalogue_holds_the_sentences_of_the_packages_front_end_modul
                 "tables/felix" in path or "render/felix" in path for path, _ in entry.occurrences
             ):
                 assert (entry.msgctxt, entry.msgid) in translated, entry.msgid
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_word_a_replay_board_reads_is_given_to_it(slug):
+    """A board script reads its words from ``L`` (web/replay.py's labels and its game's
+    ``REPLAY_LABELS``): a word it reads that nobody gives shows as "undefined"."""
+    script = KINDS / slug / "static" / "web" / "replay" / f"{slug}.js"
+    words = set(re.findall(r"\bL\.(\w+)", script.read_text(encoding="utf-8")))
+    own = getattr(catalog.get(slug).renderer(catalog.WEB), "REPLAY_LABELS", {})
+    assert words <= set(replay.LABELS) | set(own), sorted(words - set(replay.LABELS) - set(own))
+
+
+# What ``grep`` must not find outside the packages (issue 23): a game's slug or name, and
+# the words of one game that leaked into generic code before (CSS's ``letter-spacing`` is
+# a property, not a game's letters).
+GAME_WORDS = r"\bletters?\b(?!-spacing)|\bsack|cheese|\bbowl"
+OUTSIDE = ("games/kinds/", "games/catalog.py", "tests/")
+
+
+def test_no_file_outside_the_packages_names_a_game():
+    """Only a game's package, the catalog, migrations, translations and tests name a game
+    or one game's words; everything else asks the catalog."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if listed.returncode != 0:
+        pytest.skip("needs a git checkout to list the project's files")
+    names = {
+        term
+        for kind in catalog.all_games()
+        for term in (kind.slug, str(kind.name), str(kind.short_name))
+    }
+    pattern = re.compile("|".join([*map(re.escape, names), GAME_WORDS]), re.IGNORECASE)
+    found = [
+        f"{name}:{number}: {line.strip()}"
+        for name in listed.stdout.split()
+        if not name.startswith(OUTSIDE)
+        and "/migrations/" not in name
+        and "/locale/" not in name
+        and (ROOT / name).is_file()
+        and not name.endswith((".png", ".mo", ".ico", ".woff2"))
+        for number, line in enumerate(
+            (ROOT / name).read_text(encoding="utf-8", errors="replace").splitlines(), 1
+        )
+        if pattern.search(line)
+    ]
+    assert found == []

@@ -112,7 +112,7 @@ def test_start_shuffles_seats_deals_and_computers_act(lobby, run_on_commit):
 
 
 def test_league_word_and_turn_time_apply_at_start(lobby):
-    league = LeagueFactory(game_word="MICIO", turn_seconds=33)
+    league = LeagueFactory(word="MICIO", turn_seconds=33)
     game, (anna,) = lobby("smoking_cat", humans=1, computers=3, league=league)
     services.start(game, anna)
     game.refresh_from_db()

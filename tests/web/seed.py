@@ -163,7 +163,7 @@ def seed_league() -> Seeded:
         slug="roma",
         description="Tuesday nights at the club.",
         game_types=["felix", "smoking_cat", "cats_and_dogs"],
-        game_word="MICIO",
+        word="MICIO",
     )
     s.other = LeagueFactory(name="Milano", slug="milano")
     s.spring = Season.objects.create(

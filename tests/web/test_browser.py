@@ -28,7 +28,7 @@ def test_league_player_and_replay_in_a_real_browser(page, live_server, transacti
     felix = page.locator("#felix table tbody tr")
     assert felix.count() == 4
     assert felix.first.locator("td.name").inner_text() == "Bruno"
-    assert page.locator(".matches .word-letters").count() == 4
+    assert page.locator(".matches .word-marks").count() == 4
     assert fits_the_phone(page)
     shot(page, "league-standings-phone")
 
@@ -83,7 +83,7 @@ def test_league_player_and_replay_in_a_real_browser(page, live_server, transacti
     page.goto(f"{base}/games/{s.match.pk}/")
     page.keyboard.press("End")
     assert page.locator(".board .hand-line").count() == 0
-    assert page.locator(".board .word-letters").count() == 4
+    assert page.locator(".board .word-marks").count() == 4
     shot(page, "running-match-phone")
 
     # The language switcher.

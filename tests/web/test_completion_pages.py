@@ -59,7 +59,7 @@ def test_the_league_minimum_is_edited_in_the_admin(admin_client):
         "name": league.name,
         "slug": league.slug,
         "game_types": ["felix"],
-        "game_word": "GATTO",
+        "word": "GATTO",
         "computer_level": league.computer_level,
         "is_active": "on",
     }

@@ -176,7 +176,7 @@ def test_a_league_sets_the_level_of_seats_handed_to_a_computer_in_the_admin(admi
             "name": "Roma",
             "slug": "roma",
             "game_types": ["felix"],
-            "game_word": "gatto",
+            "word": "gatto",
             "computer_level": "hard",
         }
     )

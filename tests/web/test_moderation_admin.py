@@ -1,5 +1,5 @@
 """Moderation in the Django admin: every action asks for a reason, runs only for staff
-with its permission, and leaves an audit record; leagues, seasons and the game word are
+with its permission, and leaves an audit record; leagues, seasons and the league word are
 edited with clear validation errors; the moderation log is read-only and filterable."""
 
 from datetime import timedelta
@@ -209,7 +209,7 @@ def test_moderation_log_is_read_only_and_filterable(client, moderator, admin_cli
     assert admin_client.post(delete, {"post": "yes"}).status_code == 403
 
 
-# --- Leagues, seasons, chats, members and the game word ----------------------------------
+# --- Leagues, seasons, chats, members and the league word --------------------------------
 def league_form(**overrides):
     data = {
         "name": "Gatti di Roma",
@@ -217,7 +217,7 @@ def league_form(**overrides):
         "description": "",
         "is_active": "on",
         "game_types": ["felix", "smoking_cat"],
-        "game_word": "micio",
+        "word": "micio",
         "computer_level": "normal",
         "turn_seconds": "",
     }
@@ -247,7 +247,7 @@ def test_league_is_edited_in_the_admin_with_seasons_chats_and_members(admin_clie
     response = admin_client.post(reverse("admin:games_league_add"), data)
     assert response.status_code == 302, response.context["adminform"].form.errors
     league = League.objects.get(slug="roma")
-    assert league.game_word == "MICIO"
+    assert league.word == "MICIO"
     assert league.game_types == ["felix", "smoking_cat"]
     assert list(league.seasons.values_list("name", flat=True)) == ["Spring"]
     assert list(league.chats.values_list("chat_id", flat=True)) == [-100123]
@@ -260,14 +260,14 @@ def test_league_is_edited_in_the_admin_with_seasons_chats_and_members(admin_clie
 @pytest.mark.parametrize(
     ("word", "message"),
     [
-        ("ab", "“ab” has 2 letters; the game word needs 3 to 12."),
-        ("abcdefghijklmn", "has 14 letters; the game word needs 3 to 12."),
-        ("gat7o", "characters that are not letters: &#x27;7&#x27;"),
-        ("gat to", "characters that are not letters: &#x27; &#x27;"),
+        ("ab", "“ab” has 2 characters; the league word needs 3 to 12."),
+        ("abcdefghijklmn", "has 14 characters; the league word needs 3 to 12."),
+        ("gat7o", "characters that are not alphabetic: &#x27;7&#x27;"),
+        ("gat to", "characters that are not alphabetic: &#x27; &#x27;"),
     ],
 )
-def test_game_word_typos_are_explained(admin_client, word, message):
-    response = admin_client.post(reverse("admin:games_league_add"), league_form(game_word=word))
+def test_league_word_typos_are_explained(admin_client, word, message):
+    response = admin_client.post(reverse("admin:games_league_add"), league_form(word=word))
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not League.objects.exists()

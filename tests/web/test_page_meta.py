@@ -64,3 +64,12 @@ def test_names_in_the_preview_are_escaped(client, db):
     head = html[: html.index("</head>")]
     assert "<script>" not in head
     assert 'content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in head
+
+
+def test_the_home_page_names_the_catalogs_games_in_the_pages_language(client):
+    """The games named on the home page and in its description are the catalog's, joined
+    in the page's language: a new game's package shows there with nothing else edited."""
+    html = unescape(client.get("/", HTTP_ACCEPT_LANGUAGE="it").content.decode())
+    assert "Felix: il gatto nel sacco, Smoking Cat, Bon Appétit! e Come Cani e Gatti: " in html
+    description = head_of(client, "/", HTTP_ACCEPT_LANGUAGE="it")["description"]
+    assert "nel browser: Felix, Smoking Cat, Bon Appétit! e Come Cani e Gatti, con" in description

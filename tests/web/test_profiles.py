@@ -62,7 +62,7 @@ def club():
     with one unrated game (computers in most seats) that must not count."""
     from tests.factories import LeagueFactory
 
-    league = LeagueFactory(game_types=["felix", "smoking_cat"], game_word="MICIO")
+    league = LeagueFactory(game_types=["felix", "smoking_cat"], word="MICIO")
     anna, bruno, carla, dario = people = players(4)
     at = lambda i: T0 + timedelta(days=i)  # noqa: E731
     sc = [

@@ -99,10 +99,10 @@ class Choice:
 def choice_tree(
     module: WebTable, legal: list[str], view: dict | None, names: list[str]
 ) -> list[Choice]:
-    """The legal actions as a tree of single choices, split at ":": ``bowl:7:b2:0`` is
-    "Pass the bowl", then animal 7, then food b2, then animal 0. The verbs a game names in
-    ``ONE_TAP`` (``play`` for ``play:<card>``) are offered directly, one tap a card; a
-    choice of several steps ends with a confirm."""
+    """The legal actions as a tree of single choices, split at ":": ``give:7:b2:0`` is
+    "Give", then 7, then b2, then 0, each step named by the game's ``option``. The verbs a
+    game names in ``ONE_TAP`` (``play`` for ``play:<card>``) are offered directly, one tap
+    a card; a choice of several steps ends with a confirm."""
     root = Choice("")
     for action in legal:
         parts = action.split(":")

@@ -21,5 +21,5 @@ def clause_links(text: str, doc) -> str:
         cid = match[1]
         return f'<a href="#{cid}">{cid}</a>' if cid in ids else cid
 
-    # IDs are letters and digits only: linking after escaping cannot open any markup.
+    # IDs are alphanumeric only: linking after escaping cannot open any markup.
     return mark_safe(_ID.sub(link, str(conditional_escape(text))))  # noqa: S308

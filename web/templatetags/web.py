@@ -4,6 +4,7 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
 from games import art, catalog
@@ -67,16 +68,26 @@ def by_rank(seats):
 
 
 @register.simple_tag
-def word_letters(word, got):
-    """The game word with the letters a player has received marked (S15)."""
+def word_marks(word, got):
+    """A word with the first ``len(got)`` characters marked: how far a player has got
+    through it, for a game whose progress reads as a word (``games.capabilities.Progress``)."""
     word, got = word or "", got or ""
     cells = [("got" if i < len(got) else "todo", ch) for i, ch in enumerate(word)]
     return format_html(
-        '<span class="word-letters" aria-label="{} / {}">{}</span>',
+        '<span class="word-marks" aria-label="{} / {}">{}</span>',
         len(got),
         len(word),
         format_html_join("", '<span class="{}">{}</span>', cells),
     )
+
+
+@register.simple_tag
+def game_names(short: bool = False) -> str:
+    """The catalog's games by name in the page's language: "A, B and C" (short names
+    where space is short)."""
+    names = [str(kind.short_name if short else kind.name) for kind in catalog.all_games()]
+    # Translators: joins the last two names of a list ("A, B and C").
+    return get_text_list(names, _("and"))
 
 
 @register.simple_tag
@@ -95,8 +106,8 @@ def card(t, code, css: str = ""):
 
 @register.simple_tag
 def card_back(t, variant: str = "", css: str = ""):
-    """A face-down card; ``variant`` names a deck with backs of its own (Bon Appétit's red
-    deck), anything else gets the game's usual back."""
+    """A face-down card; ``variant`` names a deck with backs of its own (a second deck's
+    colour), anything else gets the game's usual back."""
     if variant not in art.back_variants(t.kind.slug):
         variant = ""
     svg = art.back_svg(t.kind.slug, variant, _("Face-down card"))

@@ -64,7 +64,7 @@ def demo_league() -> tuple[League, list[Player]]:
             defaults={
                 "name": "Demo league",
                 "description": "Games played by the demo players of a fresh install.",
-                "game_word": "GATTO",
+                "word": "GATTO",
             },
         )
         today = timezone.localdate()

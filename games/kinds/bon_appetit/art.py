@@ -12,6 +12,21 @@ from games.art import motifs as m
 from games.art.svg import corner_symbols, frame, indices, place
 from games.kinds.bon_appetit.engine import CARD_NAMES, PAWS
 
+# The drawings only this deck uses (the shared ones are games.art.motifs).
+
+
+def cheese(fill: str = "#ffc93c", side: str = "#f2a900", hole: str = "#d98e04") -> str:
+    """A wedge of cheese with its holes."""
+    return (
+        f'<path d="M6 52L80 22L94 44V82H6Z"{m.attrs(fill=fill)}{m.stroke(4)}/>'
+        f'<path d="M6 52L80 22L94 44Z"{m.attrs(fill=side)}{m.stroke(3)}/>'
+        f'<g{m.attrs(fill=hole)}><circle cx="26" cy="66" r="7"/><circle cx="52" cy="72" r="5"/>'
+        '<circle cx="74" cy="62" r="8"/><circle cx="44" cy="58" r="3"/>'
+        '<circle cx="86" cy="76" r="3"/><ellipse cx="62" cy="36" rx="5" ry="2.5"/></g>'
+        f'<path d="M6 64Q12 70 6 76" fill="{m.WHITE}"{m.stroke(2.5)}/>'
+    )
+
+
 PAPER = "#fff8ea"
 EDGE = "#1f4e8c"
 INK = "#3b2314"
@@ -37,8 +52,8 @@ def face(code: str) -> str:
     if code == "cheese":
         return (
             frame(PAPER, EDGE, FIELD["cheese"])
-            + corner_symbols(m.cheese(), 18)
-            + place(m.cheese(), 50, 72, 78)
+            + corner_symbols(cheese(), 18)
+            + place(cheese(), 50, 72, 78)
         )
     if code == "cat":
         out = frame(PAPER, EDGE, FIELD["cat"]) + corner_symbols(m.cat_head(**CAT_LOOK), 18)
@@ -65,13 +80,13 @@ def back(variant: str = "") -> str:
     for x, y in ((26, 26), (74, 26), (26, 114), (74, 114), (50, 18), (50, 122)):
         out += place(m.paw(light), x, y, 14)
     out += '<circle cx="50" cy="70" r="30" fill="#fff3d6"' + f' stroke="{dark}" stroke-width="3"/>'
-    out += place(m.cheese(), 50, 72, 42)
+    out += place(cheese(), 50, 72, 42)
     return out
 
 
 def legend() -> list[tuple[str, str]]:
     return [
-        (m.cheese(), "Cheese: nothing happens"),
+        (cheese(), "Cheese: nothing happens"),
         (m.mouse(), "Mouse: the next player chases it"),
         (m.paw(), "Paw prints: how many cards the chaser may turn up"),
         (m.cat_head(**CAT_LOOK), "Cat: catches the mouse, wins the pile and a token"),

@@ -17,6 +17,18 @@ from games.art import motifs as m
 from games.art.svg import badge, corner_symbols, frame, indices, place, text
 from games.kinds.cats_and_dogs.data import ACTION_CARDS, ANIMALS, FAVOURITE, food_deck
 
+# The drawings only this deck uses (the shared ones are games.art.motifs).
+
+
+def bowl(fill: str = "#d9534f", rim: str = "#f08a7e") -> str:
+    """A pet's food bowl (Come Cani e Gatti's actions are about bowls)."""
+    return (
+        f'<path d="M6 50H94L84 82Q82 88 76 88H24Q18 88 16 82Z"{m.attrs(fill=fill)}{m.stroke(4)}/>'
+        f'<ellipse cx="50" cy="50" rx="44" ry="10"{m.attrs(fill=rim)}{m.stroke(4)}/>'
+        f'<ellipse cx="50" cy="50" rx="34" ry="5"{m.attrs(fill="#7a2e2a")}/>'
+    )
+
+
 PAPER = "#fff8ec"
 INK = "#3b2314"
 EDGE = {"dog": "#8a4b1f", "cat": "#6b3b7a", "b": "#8a5a2b", "f": "#1f5f8c", "act": "#2f5d50"}
@@ -190,7 +202,7 @@ def _switch() -> str:
 
 def _snatch() -> str:
     return (
-        place(m.bowl(), 50, 76, 64)
+        place(bowl(), 50, 76, 64)
         + place(m.fish(), 56, 30, 46)
         + m.arrow("M24 52Q18 30 30 16M22 20L30 12L38 22", INK, 5)
     )
@@ -198,8 +210,8 @@ def _snatch() -> str:
 
 def _pass_bowl() -> str:
     return (
-        place(m.bowl(), 22, 82, 40)
-        + place(m.bowl(), 78, 82, 40)
+        place(bowl(), 22, 82, 40)
+        + place(bowl(), 78, 82, 40)
         + place(m.bone(), 50, 28, 36)
         + m.arrow("M20 62Q20 40 36 32M64 32Q80 40 80 62M72 56L80 64L88 56", INK, 5)
     )
@@ -210,12 +222,12 @@ def _trade() -> str:
 
 
 def _swap() -> str:
-    return place(m.bowl(), 24, 30, 44) + place(m.bowl(), 76, 30, 44) + _swap_arrows(72)
+    return place(bowl(), 24, 30, 44) + place(bowl(), 76, 30, 44) + _swap_arrows(72)
 
 
 def _clean() -> str:
     return (
-        place(m.bowl(), 50, 70, 70)
+        place(bowl(), 50, 70, 70)
         + place(m.sparkle(), 22, 26, 26)
         + place(m.sparkle(), 74, 18, 20)
         + place(m.sparkle(), 86, 44, 14)
@@ -224,7 +236,7 @@ def _clean() -> str:
 
 def _helping() -> str:
     return (
-        place(m.bowl(), 36, 74, 56)
+        place(bowl(), 36, 74, 56)
         + place(m.bone(), 36, 44, 34)
         + place(m.fish(), 36, 30, 30)
         + text(78, 72, "×2", 30, INK)

@@ -23,6 +23,7 @@ REPLAY_LABELS = {
     "action_cards": gettext_lazy("Action cards"),
     "kind_cat": gettext_lazy("cat"),
     "kind_dog": gettext_lazy("dog"),
+    "sated": gettext_lazy("sated"),
     "phase_mark": gettext_lazy("markers"),
     "phase_feed": gettext_lazy("feeding"),
     "phase_more": gettext_lazy("feeding"),

@@ -13,6 +13,34 @@ from games.art import motifs as m
 from games.art.svg import badge, corner_symbols, frame, indices, place
 from games.kinds.felix.engine import CATS, SET
 
+# The drawings only this deck uses (the shared ones are games.art.motifs).
+
+
+def sack(cloth: str = "#c9a36a", tie: str = "#8a2b1d", fur: str = "#3b3b3b") -> str:
+    """The cat in the sack: a tied sack with a cat peeking out, paws on the rim."""
+    rim = "#a9844c"
+    return (
+        f'<path d="M24 46Q22 22 32 16L34 2L46 12Q50 11 54 12L66 2L68 16Q78 22 76 46Z"'
+        f"{m.attrs(fill=fur)}{m.stroke(3.5)}/>"
+        f'<path d="M35 12L36 7L42 12ZM65 12L64 7L58 12Z"{m.attrs(fill=m.PINK)}/>'
+        f'<ellipse cx="40" cy="28" rx="5.5" ry="5" fill="#f6d23b"{m.stroke(2)}/>'
+        f'<ellipse cx="60" cy="28" rx="5.5" ry="5" fill="#f6d23b"{m.stroke(2)}/>'
+        f'<path d="M40 24V32M60 24V32"{m.stroke(2.5)}/>'
+        f'<path d="M46 36H54L50 40Z"{m.attrs(fill=m.PINK)}/>'
+        f'<path d="M22 46Q8 68 16 84Q22 98 50 98Q78 98 84 84Q92 68 78 46Z"'
+        f"{m.attrs(fill=cloth)}{m.stroke(4)}/>"
+        f'<path d="M18 46Q50 36 82 46Q84 52 80 55Q50 46 20 55Q16 52 18 46Z"'
+        f"{m.attrs(fill=rim)}{m.stroke(3)}/>"
+        f'<path d="M28 44Q28 36 36 36Q44 36 44 43ZM56 43Q56 36 64 36Q72 36 72 44Z"'
+        f"{m.attrs(fill=fur)}{m.stroke(3)}/>"
+        f'<path d="M32 38V42M38 37V41M62 37V41M68 38V42" fill="none" stroke="#777"'
+        ' stroke-width="1.5"/>'
+        f'<path d="M24 62Q50 70 76 62" fill="none"{m.attrs(stroke=tie)} stroke-width="6"/>'
+        f'<path d="M32 74Q36 82 32 90M64 72Q60 82 68 90M48 78V86" fill="none"'
+        ' stroke="#9c7a45" stroke-width="2.5"/>'
+    )
+
+
 PAPER = "#fff6e6"
 EDGE = "#7a4a22"
 INK = "#3b2314"  # index text: 13:1 on the paper
@@ -79,7 +107,7 @@ def face(code: str) -> str:
     if code.startswith("mouse:"):
         return _mouse_card(int(code[6:]))
     if code == SACK:
-        return frame(PAPER, EDGE, "#f3dfbf") + place(m.sack(), 50, 72, 82)
+        return frame(PAPER, EDGE, "#f3dfbf") + place(sack(), 50, 72, 82)
     raise KeyError(code)
 
 
@@ -153,7 +181,7 @@ def back(variant: str = "") -> str:
     out = frame("#d9772b", "#7a3a12", inset_line="#fff0d6")
     for x, y, r in ((22, 24, -20), (78, 26, 15), (20, 116, 10), (80, 114, -15), (50, 12, 0)):
         out += f'<g transform="rotate({r} {x} {y})">' + place(m.paw("#b85c1a"), x, y, 14) + "</g>"
-    return out + place(m.sack(), 50, 72, 62)
+    return out + place(sack(), 50, 72, 62)
 
 
 def legend() -> list[tuple[str, str]]:

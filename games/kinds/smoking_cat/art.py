@@ -14,9 +14,71 @@ from games.art import motifs as m
 from games.art.svg import SERIF, badge, frame, indices, num, place, text
 from games.kinds.smoking_cat.engine import RANKS, SUIT_NAMES, SUITS
 
+# The drawings only this deck uses (the shared ones are games.art.motifs).
+
+
+def pipe(smoke: str = "#9e9e9e") -> str:
+    """A pipe with its curl of smoke: the Smoking Cat."""
+    return (
+        f'<path d="M10 48Q30 52 52 50" fill="none"{m.stroke(5)}/>'
+        f'<path d="M50 36H74V52Q74 66 62 66Q50 66 50 52Z"{m.attrs(fill="#7b4a26")}{m.stroke(3)}/>'
+        f'<path d="M62 30Q54 20 64 12Q74 4 66 -6Q60 -14 70 -22" fill="none"'
+        f'{m.attrs(stroke=smoke)} stroke-width="5"/>'
+    )
+
+
+def leaf(fill: str = "#3c8d2f", vein: str = "#1f5c18", detail: bool = True) -> str:
+    """The German Leaves (Grün). ``detail=False`` is the lighter pip of a numeral card."""
+    veins = "M50 20V82M50 44L34 34M50 44L66 34M50 62L28 52M50 62L72 52" if detail else "M50 24V80"
+    return (
+        f'<path d="M50 6C62 26 90 32 86 60C84 78 62 82 54 82L57 96H43L46 82C38 82 16 78 14 60'
+        f'C10 32 38 26 50 6Z"{m.attrs(fill=fill)}{m.stroke(4)}/>'
+        f'<path d="{veins}" fill="none"{m.attrs(stroke=vein)} stroke-width="3"/>'
+    )
+
+
+def heart(fill: str = "#d42a2a", shine: str = "#f07a6e", detail: bool = True) -> str:
+    out = (
+        f'<path d="M50 90C18 66 6 48 16 30C26 14 44 16 50 32C56 16 74 14 84 30C94 48 82 66 50 90Z"'
+        f"{m.attrs(fill=fill)}{m.stroke(4)}/>"
+    )
+    if detail:
+        out += f'<path d="M24 36Q28 26 38 28" fill="none"{m.attrs(stroke=shine)} stroke-width="5"/>'
+    return out
+
+
+def bell(fill: str = "#f2b705", band: str = "#c2311f", detail: bool = True) -> str:
+    """A German sleigh bell (Schelle): a ball with a band, a ring and a slit below."""
+    out = (
+        f'<circle cx="50" cy="10" r="7" fill="none"{m.stroke(4)}/>'
+        f'<circle cx="50" cy="54" r="38"{m.attrs(fill=fill)}{m.stroke(4)}/>'
+        f'<path d="M13 46Q50 60 87 46V58Q50 72 13 58Z"{m.attrs(fill=band)}{m.stroke(2.5)}/>'
+        f'<path d="M36 78Q50 86 64 78" fill="none"{m.stroke(5)}/>'
+    )
+    if detail:
+        out += '<path d="M28 34Q32 26 40 24" fill="none" stroke="#fff2b3" stroke-width="5"/>'
+    return out
+
+
+def acorn(nut: str = "#c98a2e", cup: str = "#6b4423", detail: bool = True) -> str:
+    out = (
+        f'<path d="M30 48Q28 84 50 96Q72 84 70 48Z"{m.attrs(fill=nut)}{m.stroke(4)}/>'
+        f'<path d="M20 46Q20 22 50 22Q80 22 80 46Q80 54 50 54Q20 54 20 46Z"'
+        f"{m.attrs(fill=cup)}{m.stroke(4)}/>"
+        f'<path d="M50 22Q50 12 58 4" fill="none"{m.stroke(5)}/>'
+    )
+    if detail:
+        out += (
+            '<path d="M30 34L40 46M42 28L56 46M58 28L70 42M32 46L44 30M48 46L62 28M64 46L74 34'
+            '" fill="none" stroke="#8c5e34" stroke-width="2.5"/>'
+            '<path d="M38 62Q38 78 46 86" fill="none" stroke="#e6b562" stroke-width="4"/>'
+        )
+    return out
+
+
 PAPER = "#fffaf0"
 EDGE = "#5a2e1a"
-SUIT_MOTIF = {"L": m.leaf, "H": m.heart, "B": m.bell, "A": m.acorn}
+SUIT_MOTIF = {"L": leaf, "H": heart, "B": bell, "A": acorn}
 # Index text per suit: dark enough for AA on the paper (bells' gold would not be).
 SUIT_INK = {"L": "#1f5c18", "H": "#b3211b", "B": "#7a4e00", "A": "#6b4423"}
 # The court cats' coats, in the suit's colour.
@@ -99,7 +161,7 @@ def _court(suit: str, rank: str, motif: str) -> str:
     else:  # the Unter holds it low
         out += _medallion(motif, 30, 108)
     if suit + rank == "LO":  # the smoking cat
-        out += place(m.pipe(), 68, 85, 36)
+        out += place(pipe(), 68, 85, 36)
     return out
 
 
@@ -125,7 +187,7 @@ def back(variant: str = "") -> str:
     )
     out += '<circle cx="50" cy="70" r="30" fill="#6d2a1a" stroke="#e8c9a0" stroke-width="2"/>'
     out += place(m.cat_head("#3d3a3a", eyes="#f2c335", mood="smug", muzzle="#5c5757"), 50, 72, 42)
-    out += place(m.pipe("#e8c9a0"), 62, 84, 22)
+    out += place(pipe("#e8c9a0"), 62, 84, 22)
     return out
 
 

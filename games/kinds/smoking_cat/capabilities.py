@@ -18,8 +18,8 @@ SCORING = Scoring(
     column_title=_("Average letters per match: fewer is better"),
 )
 
-# S15: a match plays for the letters of its league's word (``League.game_word``).
-LEAGUE_OPTIONS = (LeagueOption("word", "game_word", _("Smoking Cat word")),)
+# S15: a match plays for the letters of its league's word (``League.word``).
+LEAGUE_OPTIONS = (LeagueOption("word", "word", _("Smoking Cat word")),)
 
 PROGRESS = Progress(
     heading=_("Smoking Cat matches in progress"),

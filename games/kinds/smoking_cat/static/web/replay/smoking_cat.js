@@ -5,7 +5,7 @@
   var L = h.L, el = h.el, name = h.name, panel = h.panel, facts = h.facts, card = h.card, cards = h.cards, seatTable = h.seatTable, seatLabel = h.seatLabel, handsPanel = h.handsPanel, phase = h.phase;
   function wordLetters(word, got) {
     word = word || ""; got = got || "";
-    return el("span", { cls: "word-letters" }, word.split("").map(function (ch, i) {
+    return el("span", { cls: "word-marks" }, word.split("").map(function (ch, i) {
       return el("span", { cls: i < got.length ? "got" : "todo", text: ch });
     }));
   }
