@@ -2,13 +2,15 @@
 opened to the public, tried as hostile visitors would while people play (issue 25).
 
 For each backend (``embedded``: the embedded default, ``manage.py start`` on a fresh SQLite
-file with tasks in-process; ``services``: production's shape, gunicorn as the Dockerfile
-runs it with DEBUG off, Celery workers and beat, a Redis server of its own and a PostgreSQL
-database of its own on the server of ``DATABASE_URL``; ``both``, the default, runs one
-after the other), on loopback. The servers believe the bench as their proxy
-(``TRUSTED_PROXIES``): each simulated client has an address of its own, as a public site's
-visitors do. Their long polls last at most ``WAIT_SECONDS`` and their turn timers
-``TURN_SECONDS``, so that an overlong poll and an abandoned table show within a short run.
+file with tasks in-process; ``services``: production's shape, the ``web`` and ``live``
+front-ends as compose runs them with DEBUG off (the bench routes the tables' streams and
+polls to ``live``, as the proxy does), Celery workers (games, syncs, computers) and beat,
+a Redis server of its own and a PostgreSQL database of its own on the server of
+``DATABASE_URL``; ``both``, the default, runs one after the other), on loopback. The
+servers believe the bench as their proxy (``TRUSTED_PROXIES``): each simulated client has
+an address of its own, as a public site's visitors do. Their long polls last at most
+``WAIT_SECONDS`` and their turn timers ``TURN_SECONDS``, so that an overlong poll and an
+abandoned table show within a short run.
 
 - ``--people`` simulated people play in the browser over HTTP: each opens a table against
   computers at the normal level and plays it as the page does, following it by its stream
@@ -106,6 +108,8 @@ BAD_NAMES = (
     "Computer 2 (hard)",
 )
 # A computer seat's name, in every language the site speaks ("Computer %(number)d").
+# What the proxy sends to the ``live`` service (docker-compose.yml, docs/runbook.md).
+LIVE_PATH = re.compile(r"/play/\d+/(events|state)/")
 RESERVED = re.compile(r"^\s*(computer|computador)\s*\d", re.IGNORECASE)
 ODD_NUMBERS = ("²", "¹²", "٣", "9" * 5000)
 
@@ -169,6 +173,7 @@ class Tally:
         self.examples: list[str] = []
         self.clicks: list[float] = []
         self.normal_refused: Counter = Counter()  # path
+        self.normal_seconds: dict[str, list[float]] = {}  # path -> a person's answer times
 
     def add(self, side: str, kind: str, path: str, response: Response) -> None:
         with self.lock:
@@ -181,6 +186,8 @@ class Tally:
                 self.refused[kind] += 1
             elif side == "normal" and response.refused:
                 self.normal_refused[template(path)] += 1
+            if side == "normal":
+                self.normal_seconds.setdefault(template(path), []).append(response.seconds)
 
     def success(self, kind: str, what: str) -> None:
         with self.lock:
@@ -193,9 +200,15 @@ class Client:
     """One browser: its cookies, its client address (as the trusted proxy would pass it:
     ``X-Forwarded-For``) and its CSRF token."""
 
-    def __init__(self, base: str, tally: Tally, side: str, address: str):
-        self.base, self.tally, self.side, self.address = base, tally, side, address
+    def __init__(self, run: Run, side: str, address: str):
+        self.base, self.live, self.tally = run.base, run.live or run.base, run.tally
+        self.side, self.address = side, address
         self.fresh()
+
+    def url(self, path: str) -> str:
+        """As the proxy routes it: a table's stream and poll to ``live``, the rest to the
+        web."""
+        return (self.live if LIVE_PATH.match(path) else self.base) + path
 
     def fresh(self) -> None:
         """A new session: no cookies."""
@@ -214,7 +227,7 @@ class Client:
         timeout: float = 30,
     ) -> Response:
         body = None if data is None else urllib.parse.urlencode(data, doseq=True).encode()
-        request = urllib.request.Request(self.base + path, data=body)
+        request = urllib.request.Request(self.url(path), data=body)
         request.add_header("X-Forwarded-For", self.address)
         if body is not None:
             request.add_header("X-CSRFToken", self.csrf())
@@ -261,7 +274,7 @@ class Stream:
         while not self.closed and self.run.playing():
             query = urllib.parse.urlencode({"token": self.token})
             path = f"/play/{self.table}/events/?{query}"
-            request = urllib.request.Request(self.client.base + path)
+            request = urllib.request.Request(self.client.url(path))
             request.add_header("X-Forwarded-For", self.client.address)
             request.add_header("Accept", "text/event-stream")
             try:
@@ -378,6 +391,7 @@ class Run:
     backend: str
     base: str
     deadline: float
+    live: str = ""  # where the proxy sends the tables' streams and polls (else ``base``)
     tally: Tally = field(default_factory=Tally)
     stop: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -419,7 +433,7 @@ class People:
     def live(self, i: int) -> None:
         run = self.run
         rng = random.Random(i)
-        client = Client(run.base, run.tally, "normal", f"10.1.{i // 250}.{i % 250 + 1}")
+        client = Client(run, "normal", f"10.1.{i // 250}.{i % 250 + 1}")
         name = f"Person {i}"
         slugs = catalog.slugs()
         for round_ in range(1000):
@@ -620,7 +634,7 @@ class Hostile:
 
     def live(self, h: int) -> None:
         kind = self.kinds[h % len(self.kinds)]
-        client = Client(self.run.base, self.run.tally, "hostile", f"10.66.{h // 250}.{h % 250 + 1}")
+        client = Client(self.run, "hostile", f"10.66.{h // 250}.{h % 250 + 1}")
         rng = random.Random(1000 + h)
         getattr(self, kind)(h, client, rng)
 
@@ -936,6 +950,7 @@ class Embedded:
         self.database_url = f"sqlite:///{self.sqlite_path}"
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.live = self.base  # one process serves it all
         self.server: Process | None = None
 
     def start(self) -> None:
@@ -956,9 +971,10 @@ class Embedded:
 
 
 class Production:
-    """Production's shape: gunicorn as the Dockerfile runs it (3 uvicorn workers,
-    DEBUG off, static files collected), two Celery game workers and a computers' one, beat,
-    its own Redis, and a PostgreSQL database of its own, migrated, dropped afterwards."""
+    """Production's shape, as compose runs it: ``web`` (gunicorn, 3 workers of 32 threads)
+    and ``live`` (gunicorn, 2 uvicorn workers) with DEBUG off and the static files
+    collected, two Celery game workers, a sync worker and a computers' one, beat, its own
+    Redis, and a PostgreSQL database of its own, migrated, dropped afterwards."""
 
     vendor = "postgresql"
 
@@ -967,6 +983,7 @@ class Production:
         self.database = OwnDatabase("abuse")
         self.database_url = self.database.url
         self.services: Services | None = None
+        self.base = self.live = ""
 
     def start(self) -> None:
         self.database.create()
@@ -979,14 +996,20 @@ class Production:
         services.env["SITE_URL"] = f"http://127.0.0.1:{services.web_port}"
         prepare_site(services.env, self.log_dir)
         services.start_redis()
-        # As compose runs them: game and sync work, and the computers' searches apart.
-        people = [settings.GAMES_QUEUE, settings.TELEGRAM_QUEUE]
+        # As compose runs them: game work, the Telegram syncs (which wait for their chats'
+        # send windows, seconds at a time) and the computers each on workers of their own.
         for _ in range(2):
-            services.start_worker(app="config", only=people)
+            services.start_worker(app="config", only=[settings.GAMES_QUEUE])
+        services.start_worker(app="config", only=[settings.TELEGRAM_QUEUE])
         services.start_worker(app="config", only=[settings.COMPUTERS_QUEUE], nice=10)
         services.start_beat()
-        services.start_web(workers=3, asgi=True)
+        # As compose serves the site: ``web`` under gunicorn's threads, and ``live`` (the
+        # tables' streams and polls, where the proxy sends them) under uvicorn workers.
+        services.start_web(workers=3, threads=32)
+        live = free_port()
+        services.start_live(live)
         self.base = f"http://127.0.0.1:{services.web_port}"
+        self.live = f"http://127.0.0.1:{live}"
 
     def dead(self) -> list[str]:
         return self.services.dead() if self.services else []
@@ -1082,6 +1105,18 @@ def hostile_costs(run: Run) -> str:
     return " ".join(figures)
 
 
+def applied_after(run: Run) -> list[float]:
+    """How long each person's move waited to be applied (``processed_at`` less its
+    ``created_at``, in ms): the game workers' queue and step, apart from the web."""
+    moves = Move.objects.using(ALIAS).filter(
+        game__in=list(run.normal_tables), source=MoveSource.HUMAN, processed_at__isnull=False
+    )
+    return [
+        (done - made).total_seconds() * 1000
+        for made, done in moves.values_list("created_at", "processed_at")
+    ]
+
+
 def counts(counter: Counter) -> str:
     return " ".join(f"{k}={v}" for k, v in counter.most_common()) or "-"
 
@@ -1129,7 +1164,7 @@ class Command(BaseCommand):
             site.start()
             connect(site.database_url)
             try:
-                run = Run(backend, site.base, time.monotonic() + opts["seconds"])
+                run = Run(backend, site.base, time.monotonic() + opts["seconds"], site.live)
                 seed_telegram_lobbies(run)
                 ok = self.play(run, site, opts)
             finally:
@@ -1187,6 +1222,18 @@ class Command(BaseCommand):
         no_answer = Counter({f"{side}:{path}": n for (side, path), n in tally.no_answer.items()})
         out(f"{prefix} no_answer {counts(no_answer)}")
         out(f"{prefix} normal_refused_by_path {counts(tally.normal_refused)}")
+        # Where a person's time goes: the server's answers, by path (a stream: until its
+        # headers; a long poll: its whole wait).
+        answers = " ".join(
+            f"{path}={percentile([t * 1000 for t in times], 95):.0f}"
+            for path, times in sorted(tally.normal_seconds.items())
+        )
+        out(f"{prefix} normal_answer_p95_ms_by_path {answers or '-'}")
+        waited = applied_after(run)
+        out(
+            f"{prefix} normal_move_applied_after_ms p50={percentile(waited, 50):.0f}"
+            f" p95={percentile(waited, 95):.0f} moves={len(waited)}"
+        )
         out(
             f"{prefix} {hostile_costs(run)} normal_tables={len(run.normal_tables)}"
             f" lock_probe_samples={len(waits)} lock_probe_failures={run.probe_failures}"

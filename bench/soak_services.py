@@ -215,7 +215,19 @@ class Services:
         self.others["beat"] = Process(self._name("beat"), command, self.env, self.log_dir).start()
 
     # -- the front-ends --------------------------------------------------------------------
-    def start_web(self, workers: int = 1, asgi: bool = False) -> None:
+    def start_live(self, port: int, workers: int = 2) -> None:
+        """The ``live`` service of compose: gunicorn with uvicorn workers (ASGI) for the
+        tables' streams and long polls, which the proxy sends there."""
+        command = [sys.executable, "-m", "gunicorn", "config.asgi:application"]
+        command += ["--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
+        command += ["--worker-class", "config.asgi_worker.Worker", "--timeout", "75"]
+        command += ["--no-control-socket"]
+        live = Process(self._name("live"), command, self.env, self.log_dir).start()
+        self.others["live"] = live
+        if not wait_for_port(port, 60):
+            raise RuntimeError(f"the live process did not start:\n{live.tail()}")
+
+    def start_web(self, workers: int = 1, asgi: bool = False, threads: int = 16) -> None:
         """The site on a loopback port, as production serves it (``asgi``: gunicorn with
         uvicorn workers, as the Dockerfile runs 3) or as it did before issue 24 (gunicorn's
         threads, WSGI). The soak keeps WSGI: under uvicorn workers its webhook calls timed
@@ -225,7 +237,8 @@ class Services:
         if asgi:
             command += ["config.asgi:application", "--worker-class", "config.asgi_worker.Worker"]
         else:
-            command += ["config.wsgi:application", "--worker-class", "gthread", "--threads", "16"]
+            command += ["config.wsgi:application", "--worker-class", "gthread"]
+            command += ["--threads", str(threads)]
         command += ["--timeout", "75", "--no-control-socket"]  # its default path is shared
         web = Process(self._name("web"), command, self.env, self.log_dir).start()
         self.others["web"] = web

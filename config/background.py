@@ -23,6 +23,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import fnmatch
+import itertools
 import json
 import logging
 import queue
@@ -45,7 +46,7 @@ KEEP_CONNECTION_SECONDS = 60.0
 
 _local = threading.local()
 _lock = threading.Lock()
-_queues: dict[str, queue.Queue] = {}
+_queues: dict[str, queue.PriorityQueue] = {}
 _threads: list[threading.Thread] = []
 
 
@@ -78,9 +79,10 @@ def queue_of(task_name: str) -> str:
     return settings.CELERY_TASK_DEFAULT_QUEUE
 
 
-def submit(task, args, kwargs, countdown: float | None = None) -> None:
-    """Queue ``task`` on its queue's thread (after ``countdown`` seconds, if given)."""
-    item = (task, tuple(args or ()), dict(kwargs or {}))
+def submit(task, args, kwargs, countdown: float | None = None, priority: int | None = None) -> None:
+    """Queue ``task`` on its queue's thread (after ``countdown`` seconds, if given). As on
+    the broker, a lower ``priority`` runs first (None: 0, the highest), in order within one."""
+    item = (priority or 0, next(_order), (task, tuple(args or ()), dict(kwargs or {})))
     target = _queue(queue_of(task.name))
     if countdown and countdown > 0:
         timer = threading.Timer(countdown, target.put, (item,))
@@ -90,11 +92,16 @@ def submit(task, args, kwargs, countdown: float | None = None) -> None:
         target.put(item)
 
 
-def _queue(name: str) -> queue.Queue:
+_order = itertools.count()  # queued first, run first, within one priority
+# Last of all: a thread's stop.
+STOP = (float("inf"), 0, None)
+
+
+def _queue(name: str) -> queue.PriorityQueue:
     with _lock:
         found = _queues.get(name)
         if found is None:
-            found = _queues[name] = queue.Queue()
+            found = _queues[name] = queue.PriorityQueue()
             if not _threads:
                 atexit.register(drain)
             for n in range(settings.TASKS_IN_PROCESS_THREADS.get(name, 1)):
@@ -106,9 +113,9 @@ def _queue(name: str) -> queue.Queue:
         return found
 
 
-def _work(name: str, tasks: queue.Queue) -> None:
+def _work(name: str, tasks: queue.PriorityQueue) -> None:
     while True:
-        item = tasks.get()
+        _priority, _n, item = tasks.get()
         try:
             if item is None:
                 return
@@ -175,6 +182,6 @@ def drain() -> None:
     idle(DRAIN_SECONDS)
     for name, tasks in list(_queues.items()):
         for _n in range(settings.TASKS_IN_PROCESS_THREADS.get(name, 1)):
-            tasks.put(None)
+            tasks.put(STOP)
     for thread in _threads:
         thread.join(1.0)

@@ -20,7 +20,7 @@ class InProcessTask(Task):
 
     def apply_async(self, args=None, kwargs=None, task_id=None, **options):
         if self.ignore_result and background.wanted(self.app):
-            background.submit(self, args, kwargs, options.get("countdown"))
+            background.submit(self, args, kwargs, options.get("countdown"), options.get("priority"))
             return None
         return super().apply_async(args, kwargs, task_id=task_id, **options)
 

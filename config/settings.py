@@ -223,6 +223,7 @@ CELERY_TASK_QUEUES: dict[str, dict[str, object]] = {
 # In order: the first pattern that matches routes a task (the exact name before its glob).
 CELERY_TASK_ROUTES = {
     "games.tasks.decide_game": {"queue": COMPUTERS_QUEUE},
+    "games.tasks.continue_game": {"queue": COMPUTERS_QUEUE},
     "games.tasks.review_game": {"queue": REVIEWS_QUEUE},
     "games.tasks.*": {"queue": GAMES_QUEUE},
     "bot.tasks.*": {"queue": TELEGRAM_QUEUE},

@@ -39,6 +39,17 @@ def process_game(game_id: int, timeout_version: int | None = None) -> int | None
     return _continue(game_id, timeout_version, report)
 
 
+@shared_task(name="games.tasks.continue_game", acks_late=True)
+def continue_game(game_id: int, timeout_version: int | None = None) -> int | None:
+    """The rest of a step whose computers ran out of budget (``process_game``'s, or a
+    decision's): the same step, on the computers' queue (``COMPUTERS_QUEUE``). Only
+    computers wait for it, so a table left to its computers (abandoned, or a hostile
+    visitor's five hard ones) never stands in the queue before a person's move (issue 25:
+    people's moves waited seconds behind such tables)."""
+    report = processing.process(game_id, timeout_version=timeout_version, search=False)
+    return _continue(game_id, timeout_version, report)
+
+
 @shared_task(name="games.tasks.decide_game", acks_late=True)
 def decide_game(game_id: int, timeout_version: int | None = None) -> int | None:
     """A searching computer's decision, made outside any transaction or lock on a queue of
@@ -74,10 +85,17 @@ def _continue(game_id: int, timeout_version: int | None, report) -> int | None:
     if report.needs_decision:
         run_later(decide_game, game_id, timeout_version)
     elif report.more:
-        # Computers are still to act: the rest is queued behind the work queued meanwhile
-        # (other games' moves), not played in this task (issue 25).
-        enqueue(game_id)
+        # Computers are still to act: the rest is queued behind the work queued meanwhile,
+        # not played in this task, and not before people's moves (issue 25).
+        run_later(continue_game, game_id)
     return report.version
+
+
+# The priority of what the sweep queues (timers run out, work a lost task left): after the
+# moves people are waiting on, which are queued at the broker's highest (0, the default).
+# A crowd of abandoned tables, each with a turn timer run out at every sweep, once held
+# people's moves seconds behind them (issue 25). Redis has the steps 0, 3, 6 and 9.
+LATER = 6
 
 
 @shared_task(name="games.tasks.sweep")
@@ -91,14 +109,14 @@ def sweep() -> dict:
         .distinct()
     )
     for game_id in pending_games:
-        schedule(process_game, game_id)
+        schedule(process_game, game_id, priority=LATER)
     overdue = list(
         Game.objects.filter(status=GameStatus.RUNNING, deadline__lt=now).values_list(
             "pk", "version"
         )
     )
     for game_id, version in overdue:
-        schedule(process_game, game_id, version)
+        schedule(process_game, game_id, version, priority=LATER)
     # A processed running game waits for a human with a deadline; one without was started
     # and never processed (the broker lost the task): nobody would ever deal its cards.
     unprocessed = list(
@@ -107,7 +125,7 @@ def sweep() -> dict:
         ).values_list("pk", flat=True)
     )
     for game_id in unprocessed:
-        schedule(process_game, game_id)
+        schedule(process_game, game_id, priority=LATER)
     expired = finish.expire_lobbies()
     return {
         "pending": len(pending_games),
@@ -117,10 +135,11 @@ def sweep() -> dict:
     }
 
 
-def schedule(task, *args) -> None:
-    """Queue a task; a broker that is down only delays the work until the next sweep."""
+def schedule(task, *args, priority: int | None = None) -> None:
+    """Queue a task; a broker that is down only delays the work until the next sweep.
+    ``priority``: ``LATER`` for work nobody is waiting on at this moment."""
     try:
-        task.delay(*args)
+        task.apply_async(args, priority=priority)
     except Exception:
         log.warning("could not queue %s%s; the sweep will retry", task.name, args, exc_info=True)
 

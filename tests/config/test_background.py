@@ -10,13 +10,17 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
 
 from config import background
 from config.celery import app
+from games import catalog
 from games.play import processing, tasks
+from games.play.models import Game, GameStatus
 
 # Tasks of the tests' own, routed as the real ones are by their names.
 release = threading.Event()
@@ -85,6 +89,39 @@ def test_a_moves_step_is_not_run_by_the_submitter(in_background, transactional_d
     assert time.monotonic() - began < 0.5
     assert entered.wait(5)
     assert threads == [f"tasks-{background.queue_of('games.tasks.process_game')}-0"]
+
+
+@app.task(name="games.tasks.test_blocking_step")
+def blocking_step() -> None:
+    release.wait(10)
+
+
+def test_what_the_sweep_queues_runs_after_peoples_moves(in_background):
+    """Issue 25: the turn timers of abandoned tables, queued by each sweep, held people's
+    moves behind them. Queued ``LATER``, they run once nothing more urgent waits."""
+    blocking_step.delay()  # the queue's thread is busy meanwhile
+    for n in range(3):
+        step.apply_async((f"timer {n}",), priority=tasks.LATER)
+    step.delay("a person's move")
+    release.set()
+    assert background.idle(5)
+    assert [n for _thread, n in ran] == ["a person's move", "timer 0", "timer 1", "timer 2"]
+
+
+def test_the_sweep_queues_its_work_later(transactional_db, monkeypatch):
+    queued = []
+
+    def schedule(task, *args, priority=None):
+        queued.append(priority)
+
+    monkeypatch.setattr(tasks, "schedule", schedule)
+    past = timezone.now() - timedelta(seconds=1)
+    for _ in range(2):
+        Game.objects.create(
+            game_type=catalog.slugs()[0], status=GameStatus.RUNNING, started_at=past, deadline=past
+        )
+    assert tasks.sweep()["overdue"] == 2
+    assert queued == [tasks.LATER, tasks.LATER]
 
 
 def test_the_test_suite_runs_tasks_at_the_call_site(settings):

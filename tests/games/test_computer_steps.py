@@ -70,6 +70,26 @@ def test_a_table_of_computers_is_played_over_many_bounded_steps(
     assert matches_stored_state(game)
 
 
+def test_the_rest_of_a_computers_step_waits_on_their_queue_not_before_peoples_moves(
+    transactional_db, settings, monkeypatch
+):
+    """Issue 25's abuse bench: people's moves waited seconds in the game queue behind the
+    steps of tables left to hard computers. The rest of such a step is queued on the
+    computers' queue; a person's move still goes to the game queue."""
+    from config import background
+
+    settings.COMPUTER_STEP_MOVES = 10
+    game = table_of_computers("smoking_cat", "heuristic", monkeypatch)
+    queued: list[str] = []
+    monkeypatch.setattr(tasks, "schedule", lambda task, *args: queued.append(task.name))
+    tasks.process_game(game.pk)
+    assert queued == ["games.tasks.continue_game"]
+    assert background.queue_of(queued[0]) == settings.COMPUTERS_QUEUE
+    assert background.queue_of("games.tasks.process_game") == settings.GAMES_QUEUE
+    tasks.continue_game(game.pk)  # the same step: it plays the next budget
+    assert Game.objects.get(pk=game.pk).version == 20
+
+
 def test_the_sweep_finds_a_table_whose_queued_rest_was_lost(
     transactional_db, settings, monkeypatch
 ):
