@@ -104,7 +104,8 @@ async def _stream(
     pk: int, seen: str, player: Player | None, language: str, slot
 ) -> AsyncIterator[bytes]:
     let_go_of_the_request_thread()
-    sub = notify.hub.join(pk)  # before the first look: no change falls between
+    # Before the first look: no change falls between.
+    sub = notify.hub.join(pk, language if player is None else None)
     try:
         yield f"retry: {RECONNECT_MS}\n\n".encode()
         end = time.monotonic() + settings.LIVE_STREAM_SECONDS

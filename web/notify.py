@@ -11,8 +11,9 @@ Each web process holds ONE subscription, not one per page: a pattern subscriptio
 (``redis.asyncio``, on a thread and event loop of its own, so that it outlives any request
 and any server loop; under WSGI every async request has a loop of its own). A message
 reaches the hub, whose thread reads the game's change token once (``changes.token``: from
-the cache, the database once per change for all processes) and hands it to every
-connection of this process waiting on that game, one call per event loop. A connection
+the cache, the database once per change for all processes), has the table rendered once
+per spectators' language (``renders``), and hands the token to every connection of this
+process waiting on that game, one call per event loop. A connection
 keeps only the latest token it was given (``Subscriber``): the page wants the table as it
 is, so nothing piles up for a slow reader.
 
@@ -38,7 +39,7 @@ from django.db import close_old_connections, connection
 
 from games import background_writes
 
-from . import changes
+from . import changes, renders
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,8 @@ class Subscriber:
 
     game_id: int
     loop: asyncio.AbstractEventLoop
+    # A spectator's language: the hub has the table rendered for it before waking it.
+    language: str | None = None
     token: str | None = None
     _waiter: asyncio.Future | None = None
 
@@ -139,11 +142,11 @@ class Hub:
         self.subscribed = threading.Event()  # the Redis subscription stands
 
     # Connections (in their loops) ------------------------------------------------------
-    def join(self, game_id: int) -> Subscriber:
+    def join(self, game_id: int, language: str | None = None) -> Subscriber:
         """A connection starts waiting on ``game_id``: it is given the game's new change
         tokens (``Subscriber.next``). Subscribe before reading the token, so that no
-        change falls between."""
-        sub = Subscriber(game_id, asyncio.get_running_loop())
+        change falls between. ``language``: a spectator's (None: a seat's connection)."""
+        sub = Subscriber(game_id, asyncio.get_running_loop(), language)
         with self._lock:
             self._games.setdefault(game_id, set()).add(sub)
             self._start()
@@ -219,9 +222,24 @@ class Hub:
         close_old_connections()
         try:
             tokens = {game_id: changes.token(game_id) for game_id in ids}
+            for game_id, token, subs in self._changed(tokens, announced):
+                _render_for_spectators(game_id, token, subs)
+                by_loop: dict[asyncio.AbstractEventLoop, list[Subscriber]] = {}
+                for sub in subs:
+                    by_loop.setdefault(sub.loop, []).append(sub)
+                for loop, given in by_loop.items():
+                    # One wake of each loop for all its connections, not one per connection.
+                    with contextlib.suppress(RuntimeError):  # a closed loop: they are gone
+                        loop.call_soon_threadsafe(_deliver, given, token)
         finally:
             connection.close()  # the hub holds no connection between its reads
-        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Subscriber, str]]] = {}
+
+    def _changed(
+        self, tokens: dict[int, str | None], announced: set[int]
+    ) -> list[tuple[int, str, list[Subscriber]]]:
+        """The games whose connections are to hear of their new token: changed since the
+        hub last read it, or announced."""
+        found = []
         with self._lock:
             for game_id, token in tokens.items():
                 subs = self._games.get(game_id)
@@ -231,12 +249,8 @@ class Hub:
                 self._tokens[game_id] = token
                 if token == known and game_id not in announced:
                     continue
-                for sub in subs:
-                    by_loop.setdefault(sub.loop, []).append((sub, token))
-        for loop, given in by_loop.items():
-            # One wake of each loop for all its connections, not one per connection.
-            with contextlib.suppress(RuntimeError):  # a closed loop: its connections are gone
-                loop.call_soon_threadsafe(_deliver, given)
+                found.append((game_id, token, list(subs)))
+        return found
 
     # The Redis subscription ------------------------------------------------------------
     def _listen(self) -> None:
@@ -276,9 +290,20 @@ class Hub:
             self._work.put(game_id)
 
 
-def _deliver(given: list[tuple[Subscriber, str]]) -> None:
-    for sub, token in given:
+def _deliver(given: list[Subscriber], token: str) -> None:
+    for sub in given:
         sub.offer(token)
+
+
+def _render_for_spectators(game_id: int, token: str, subs: list[Subscriber]) -> None:
+    """The table as spectators see it, made once per language before they wake, so that
+    each finds it in memory (``renders.peek``): a hot table's thousands of pages then cost
+    a send each, and no wait on a render in progress. In the hub's thread, as its reads."""
+    for language in {sub.language for sub in subs if sub.language}:
+        try:
+            renders.payload(game_id, token, None, language)
+        except Exception:  # gone meanwhile, or the database: each page asks for itself
+            log.exception("rendering game %s for its spectators", game_id)
 
 
 hub = Hub()

@@ -382,7 +382,8 @@ async def _changed_table(request, pk: int, seen: str, deadline: float):
         if refused:
             return refused
         let_go_of_the_request_thread()
-        current = await changed_token(pk, seen, deadline, shared=asgi)
+        language = translation.get_language() if player is None else None
+        current = await changed_token(pk, seen, deadline, shared=asgi, language=language)
     if current is None:
         raise Http404
     return JsonResponse(await payload(pk, current, player, translation.get_language(), asgi))

@@ -41,10 +41,13 @@ def released(function, shared: bool = False):
     return sync_to_async(call, thread_sensitive=not shared)
 
 
-async def changed_token(game_id: int, seen: str, deadline: float, shared: bool) -> str | None:
+async def changed_token(
+    game_id: int, seen: str, deadline: float, shared: bool, language: str | None = None
+) -> str | None:
     """The game's change token once it is no longer ``seen``, or as it is at ``deadline``
-    (``time.monotonic``): None when the game is gone. ``shared``: as for ``released``."""
-    sub = notify.hub.join(game_id)  # before the look: no change falls between
+    (``time.monotonic``): None when the game is gone. ``shared``: as for ``released``;
+    ``language``: a spectator's (``notify.Hub.join``)."""
+    sub = notify.hub.join(game_id, language)  # before the look: no change falls between
     try:
         current = await released(changes.token, shared=shared)(game_id)
         while current == seen:

@@ -115,7 +115,7 @@ def test_no_event_shows_a_seat_or_a_spectator_a_card_private_to_another(
     choice."""
     settings.LIVE_HEARTBEAT_SECONDS = 0.5  # a reader told to stop hears so soon
     # Streams end and reconnect several times a game, saying which table they have.
-    settings.LIVE_STREAM_SECONDS = 1.0
+    settings.LIVE_STREAM_SECONDS = 0.3  # a short game takes about a second
     monkeypatch.setattr(events, "RECONNECT_MS", 100)
     kind = catalog.get(slug)
     ann, bob = Client(), Client()
