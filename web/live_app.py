@@ -42,6 +42,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.module_loading import import_string
 
+from . import clock as web_clock
 from . import events, play, request_rate
 
 log = logging.getLogger(__name__)
@@ -71,28 +72,40 @@ def route(django: Callable) -> Callable:
     return application
 
 
+class Ended:
+    """Why a live request was told to stop: its client went away, or stopped reading."""
+
+    def __init__(self) -> None:
+        self.why = ""
+        self.task = asyncio.current_task()
+
+    def end(self, why: str) -> None:
+        if not self.why and self.task is not None:
+            self.why = why
+            self.task.cancel()
+
+
 async def serve(scope: Scope, receive: Receive, send: Send, view, pk: int) -> None:
     """One live request: its answer, until it ends or the client goes away."""
-    task = asyncio.current_task()
-    gone = asyncio.Event()
+    ended = Ended()
 
     async def watch() -> None:
         while (await receive())["type"] != "http.disconnect":
             pass
-        gone.set()
-        if task is not None:
-            task.cancel()
+        ended.end("gone")
 
     watcher = asyncio.create_task(watch())
     try:
         request = ASGIRequest(scope, io.BytesIO())
         response = await _respond(request, view, pk)
-        await _send(response, send)
+        await _send(response, send, ended)
     except asyncio.CancelledError:
-        if not gone.is_set():
+        if not ended.why:
             raise
-        if task is not None:
-            task.uncancel()  # the client left: this request simply ends
+        if ended.task is not None:
+            ended.task.uncancel()  # this request simply ends
+        if ended.why == "stalled":
+            log.info("dropped a page that read nothing for %s s", settings.LIVE_SEND_SECONDS)
     finally:
         watcher.cancel()
 
@@ -159,7 +172,7 @@ async def _finished(request, response: HttpResponse, middleware) -> HttpResponse
     return finish()
 
 
-async def _send(response: HttpResponse, send: Send) -> None:
+async def _send(response: HttpResponse, send: Send, ended: Ended) -> None:
     headers = [
         (name.encode("latin-1"), value.encode("latin-1")) for name, value in response.items()
     ]
@@ -167,18 +180,25 @@ async def _send(response: HttpResponse, send: Send) -> None:
         headers.append((b"Set-Cookie", cookie.output(header="").strip().encode("ascii")))
     await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
     if not isinstance(response, StreamingHttpResponse):
-        async with asyncio.timeout(settings.LIVE_SEND_SECONDS):
-            await send({"type": "http.response.body", "body": response.content})
+        await _within_limit(send, {"type": "http.response.body", "body": response.content}, ended)
         return
     chunks = response.streaming_content
     try:
         async for chunk in chunks:
-            async with asyncio.timeout(settings.LIVE_SEND_SECONDS):
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
-    except TimeoutError:
-        # Its stream's ``finally`` runs as the stream is let go of (asyncio finalizes it).
-        log.info("dropped a page that read nothing for %s s", settings.LIVE_SEND_SECONDS)
-        return
+            message = {"type": "http.response.body", "body": chunk, "more_body": True}
+            await _within_limit(send, message, ended)
     finally:
+        # Its stream's ``finally`` runs now (the hub's connection, the address's slot).
         await chunks.aclose()
     await send({"type": "http.response.body", "body": b""})
+
+
+async def _within_limit(send: Send, message: dict, ended: Ended) -> None:
+    """A send that waits for the page to read (the server's write buffer full) for
+    ``LIVE_SEND_SECONDS`` at most: then the request is ended (``Ended``)."""
+    clock = web_clock.of()
+    due = clock.after(settings.LIVE_SEND_SECONDS, lambda: ended.end("stalled"))
+    try:
+        await send(message)
+    finally:
+        clock.cancel(due)

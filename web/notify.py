@@ -40,6 +40,7 @@ from django.db import close_old_connections, connection
 from games import background_writes
 
 from . import changes, renders
+from . import clock as web_clock
 
 log = logging.getLogger(__name__)
 
@@ -113,17 +114,17 @@ class Subscriber:
             self._waiter.set_result(None)
 
     async def next(self, timeout: float) -> str | None:
-        """The latest token given since the last call, waiting up to ``timeout`` seconds
-        for one: None if none came. A future and a timer, no task: thousands of pages
-        wake for one change."""
+        """The latest token given since the last call, waiting about ``timeout`` seconds
+        for one (``clock``: up to a tick more): None if none came. A future and a clock
+        entry, no task and no timer: thousands of pages wake for one change."""
         if self.token is None and timeout > 0:
-            self._waiter = self.loop.create_future()
+            self._waiter = waiter = self.loop.create_future()
+            clock = web_clock.of(self.loop)
+            due = clock.after(timeout, lambda: waiter.done() or waiter.set_result(None))
             try:
-                async with asyncio.timeout(timeout):
-                    await self._waiter
-            except TimeoutError:
-                pass
+                await waiter
             finally:
+                clock.cancel(due)
                 self._waiter = None
         token, self.token = self.token, None
         return token

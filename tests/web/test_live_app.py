@@ -115,13 +115,18 @@ def test_a_page_that_stops_reading_is_dropped(settings):
         if message["type"] == "http.response.body" and message["body"]:
             await asyncio.sleep(3600)  # the socket's buffers are full: the page reads nothing
 
-    async def run():
+    async def run() -> str:
         from django.http import StreamingHttpResponse
 
-        await live_app._send(StreamingHttpResponse(stream()), stalled)
+        request = live_app.Ended()  # of this task, as ``serve`` makes it
+        try:
+            await live_app._send(StreamingHttpResponse(stream()), stalled, request)
+        except asyncio.CancelledError:
+            asyncio.current_task().uncancel()
         await asyncio.sleep(0.05)  # asyncio finalizes the stream it let go of
+        return request.why
 
-    asyncio.run(asyncio.wait_for(run(), 5))
+    assert asyncio.run(asyncio.wait_for(run(), 5)) == "stalled"
     assert ended == [True]
 
 
