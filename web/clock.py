@@ -5,45 +5,59 @@ Each waiting page has a deadline (its next heartbeat, its poll's end) and each s
 limit (``LIVE_SEND_SECONDS``). As asyncio timers (``asyncio.timeout``, ``call_at``) that
 was two timers made and cancelled per page for every change; under uvloop, making a timer
 is a libuv handle, and with 5000 pages they were a quarter of the live process's loop.
-Here a due time is an entry in a dict, and one ticker looks at them every ``TICK``
-seconds: a wait ends up to ``TICK`` late, which no heartbeat or poll minds.
+Here a due time is an entry in a dict, in a slot of ``TICK`` seconds, and one ticker runs
+the slots as they come due: a wait ends up to ``TICK`` late, which no heartbeat or poll
+minds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import math
 from collections.abc import Callable
 
 TICK = 0.1
 
 
 class Clock:
+    """Due callbacks in slots of ``TICK`` seconds: making and cancelling one is a dict
+    entry, and a tick looks at the slots come due, not at every entry."""
+
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self.loop = loop
-        self._due: dict[int, tuple[float, Callable[[], object]]] = {}
+        self._slots: dict[int, dict[int, Callable[[], object]]] = {}
         self._ids = itertools.count()
+        self._done = self._slot(0.0) - 1  # the slots already run
         self._ticking: asyncio.Task | None = None
 
-    def after(self, seconds: float, callback: Callable[[], object]) -> int:
+    def _slot(self, seconds: float) -> int:
+        return math.ceil((self.loop.time() + seconds) / TICK)
+
+    def after(self, seconds: float, callback: Callable[[], object]) -> tuple[int, int]:
         """Calls ``callback`` in about ``seconds`` (up to ``TICK`` later); the handle
         cancels it (``cancel``)."""
-        handle = next(self._ids)
-        self._due[handle] = (self.loop.time() + seconds, callback)
+        handle = (max(self._slot(seconds), self._done + 1), next(self._ids))
+        self._slots.setdefault(handle[0], {})[handle[1]] = callback
         if self._ticking is None or self._ticking.done():
             self._ticking = self.loop.create_task(self._tick())
         return handle
 
-    def cancel(self, handle: int) -> None:
-        self._due.pop(handle, None)
+    def cancel(self, handle: tuple[int, int]) -> None:
+        slot = self._slots.get(handle[0])
+        if slot is not None:
+            slot.pop(handle[1], None)
+            if not slot:
+                del self._slots[handle[0]]
 
     async def _tick(self) -> None:
-        while self._due:
+        while self._slots:
             await asyncio.sleep(TICK)
-            now = self.loop.time()
-            for handle, (when, callback) in list(self._due.items()):
-                if when <= now and self._due.pop(handle, None) is not None:
+            now = self._slot(0.0) - 1
+            for number in range(self._done + 1, now + 1):
+                for callback in self._slots.pop(number, {}).values():
                     callback()
+            self._done = max(self._done, now)
 
 
 _clocks: dict[asyncio.AbstractEventLoop, Clock] = {}
