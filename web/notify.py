@@ -32,6 +32,8 @@ import logging
 import queue
 import threading
 import time
+from concurrent import futures
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -49,6 +51,8 @@ log = logging.getLogger(__name__)
 # with Redis (every process announces its changes; this only covers a lost message).
 RECHECK_SECONDS_LOCAL = 1.0
 RECHECK_SECONDS_REDIS = 5.0
+# The games of one round woken side by side (their reads and renders wait on the database).
+WAKING_THREADS = 4
 # After the subscription fails, before it is tried again.
 RECONNECT_SECONDS = 1.0
 
@@ -140,6 +144,7 @@ class Hub:
         self._work: queue.SimpleQueue[int | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._listener: threading.Thread | None = None
+        self._pool = ThreadPoolExecutor(WAKING_THREADS, thread_name_prefix="table-hub")
         self.subscribed = threading.Event()  # the Redis subscription stands
 
     # Connections (in their loops) ------------------------------------------------------
@@ -220,38 +225,49 @@ class Hub:
                     time.sleep(RECONNECT_SECONDS)
 
     def _wake(self, ids: set[int], announced: set[int]) -> None:
+        """Each game of ``ids`` on a thread of the hub's pool (``WAKING_THREADS``): its
+        token read, its spectators' table rendered, its pages woken. Twenty tables that
+        changed at once, one after the other, kept the last waiting 400 ms for the others'
+        renders (``bench watchers``). The most followed first; the next round only once
+        this one is done, so that no page is given an older change after a newer."""
+        with self._lock:
+            order = sorted(ids, key=lambda game_id: -len(self._games.get(game_id, ())))
+        rounds = [self._pool.submit(self._wake_one, g, g in announced) for g in order]
+        futures.wait(rounds)
+        for failed in (f.exception() for f in rounds):
+            if failed is not None:
+                raise failed  # the hub's loop logs it and tries again
+
+    def _wake_one(self, game_id: int, announced: bool) -> None:
         close_old_connections()
         try:
-            tokens = {game_id: changes.token(game_id) for game_id in ids}
-            for game_id, token, subs in self._changed(tokens, announced):
-                _render_for_spectators(game_id, token, subs)
-                by_loop: dict[asyncio.AbstractEventLoop, list[Subscriber]] = {}
-                for sub in subs:
-                    by_loop.setdefault(sub.loop, []).append(sub)
-                for loop, given in by_loop.items():
-                    # One wake of each loop for all its connections, not one per connection.
-                    with contextlib.suppress(RuntimeError):  # a closed loop: they are gone
-                        loop.call_soon_threadsafe(_deliver, given, token)
+            token = changes.token(game_id)
+            subs = self._changed(game_id, token, announced)
+            if not subs or token is None:
+                return
+            _render_for_spectators(game_id, token, subs)
         finally:
             connection.close()  # the hub holds no connection between its reads
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscriber]] = {}
+        for sub in subs:
+            by_loop.setdefault(sub.loop, []).append(sub)
+        for loop, given in by_loop.items():
+            # One wake of each loop for all its connections, not one per connection.
+            with contextlib.suppress(RuntimeError):  # a closed loop: they are gone
+                loop.call_soon_threadsafe(_deliver, given, token)
 
-    def _changed(
-        self, tokens: dict[int, str | None], announced: set[int]
-    ) -> list[tuple[int, str, list[Subscriber]]]:
-        """The games whose connections are to hear of their new token: changed since the
-        hub last read it, or announced."""
-        found = []
+    def _changed(self, game_id: int, token: str | None, announced: bool) -> list[Subscriber]:
+        """The connections that are to hear of ``token``: the game's, when it changed
+        since the hub last read it, or was announced."""
         with self._lock:
-            for game_id, token in tokens.items():
-                subs = self._games.get(game_id)
-                if not subs or token is None:
-                    continue
-                known = self._tokens.get(game_id)
-                self._tokens[game_id] = token
-                if token == known and game_id not in announced:
-                    continue
-                found.append((game_id, token, list(subs)))
-        return found
+            subs = self._games.get(game_id)
+            if not subs or token is None:
+                return []
+            known = self._tokens.get(game_id)
+            self._tokens[game_id] = token
+            if token == known and not announced:
+                return []
+            return list(subs)
 
     # The Redis subscription ------------------------------------------------------------
     def _listen(self) -> None:
