@@ -439,6 +439,10 @@ class Command(BaseCommand):
                 line = asyncio.run(level(site, base, port, kind, count, tables, moves))
                 self.stdout.write(line)
                 self.stdout.flush()
+                if kind == "longpoll":
+                    # The polls its pages left still hold the web's threads until their
+                    # wait ends: the next level starts once they are let go.
+                    time.sleep(settings.TABLE_WAIT_SECONDS + 1)
         finally:
             site.stop()
             resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
