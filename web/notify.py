@@ -10,12 +10,13 @@ site, straight to this process's hub, with no server besides the site's.
 Each web process holds ONE subscription, not one per page: a pattern subscription
 (``redis.asyncio``, on a thread and event loop of its own, so that it outlives any request
 and any server loop; under WSGI every async request has a loop of its own). A message
-reaches the hub, whose thread reads the game's change token once (``changes.token``: from
-the cache, the database once per change for all processes), has the table rendered once
-per spectators' language (``renders``), and hands the token to every connection of this
-process waiting on that game, one call per event loop. A connection
-keeps only the latest token it was given (``Subscriber``): the page wants the table as it
-is, so nothing piles up for a slow reader.
+reaches the hub, which reads the game's change token once (``changes.token``: from the
+cache, the database about once per change for all processes, or once each for those that
+read it at the same moment), has the table rendered once per spectators' language
+(``renders``), and hands the token to every connection of this process waiting on that
+game, one call per event loop. A connection keeps only the latest token it was given
+(``Subscriber``): the page wants the table as it is, so nothing piles up for a slow
+reader.
 
 Pub/sub keeps nothing for a process that was not listening: after the subscription
 (re)connects, and every ``RECHECK_SECONDS`` anyway, the hub reads the token of every game

@@ -53,8 +53,9 @@ class ModeratorMove:
 
     ``value`` is stored: it never changes once a game has used it. ``permission`` is the
     codename, in the ``games`` app, of the permission that allows it; ``permission_label``
-    names it for the admin. A game's moves take their permissions from the catalog into
-    ``ModerationAction``'s model, whose migration lists them."""
+    names it for the admin. A game's moves take their permissions from the catalog: the
+    rows are made after each migrate (``games.moderation.models``, on ``post_migrate``),
+    so a new game needs no migration."""
 
     value: str = ""
     label: Text = ""  # the moderation log's word for it

@@ -1,6 +1,8 @@
 """What the play layer tells the layers above it, after the transaction that changed a
 game has committed. Receivers: the bot brings its messages up to date on ``game_updated``
-(``bot.receivers``); the ratings decide a game on ``game_ended`` (``games.ratings.receivers``).
+(``bot.sync.on_game_updated``, connected in ``bot.apps``), the web moves the table's marker
+and announces the change (``web.apps``: ``changes.mark``, ``notify.publish``); the ratings
+decide a game on ``game_ended`` (``games.ratings.receivers``).
 """
 
 from django.dispatch import Signal
