@@ -71,27 +71,24 @@ async def events(request, pk: int):
         return JsonResponse({"ok": False, "retry_ms": RETRY_MS}, status=429)
     try:
         # First, so that a stream over the limit costs no query.
-        slot = await _off_loop(limits.take_live_slot)(request, settings.LIVE_STREAM_SECONDS)
+        slot = await released(limits.take_live_slot, shared=True)(
+            request, settings.LIVE_STREAM_SECONDS
+        )
     except limits.LimitReached as exc:
         return await sync_to_async(params.refused)(request, exc.message, 429)
     try:
         player, refused = await released(_viewer, shared=True)(request, pk)
     except BaseException:
-        await _off_loop(limits.give_back_live_slot)(slot)
+        await released(limits.give_back_live_slot, shared=True)(slot)
         raise
     if refused is not None:
-        await _off_loop(limits.give_back_live_slot)(slot)
+        await released(limits.give_back_live_slot, shared=True)(slot)
         return refused
     stream = _stream(pk, seen, player, translation.get_language(), slot)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy passes each event on at once
     return response
-
-
-def _off_loop(function):
-    """The address's slot lives in the cache: any thread of the loop's pool will do."""
-    return sync_to_async(function, thread_sensitive=False)
 
 
 def _viewer(request, pk: int):
@@ -124,7 +121,7 @@ async def _stream(
                 yield b":\n\n"
     finally:
         notify.hub.leave(sub)
-        await _off_loop(limits.give_back_live_slot)(slot)
+        await released(limits.give_back_live_slot, shared=True)(slot)
 
 
 _frames: OrderedDict[int, tuple[dict, bytes]] = OrderedDict()

@@ -112,8 +112,9 @@ async def serve(scope: Scope, receive: Receive, send: Send, view, pk: int) -> No
 
 # -- Django's middleware, inline ---------------------------------------------------------------
 def _middleware() -> list[MiddlewareMixin]:
-    """``settings.MIDDLEWARE``'s hybrid middleware, without the request rate (counted
-    first, on the loop) and the static files (never a live path)."""
+    """``settings.MIDDLEWARE``'s ``MiddlewareMixin`` ones. The other two are not: the
+    request rate (counted first, here, on the loop) and the static files (never a live
+    path)."""
     chain = []
     for path in settings.MIDDLEWARE:
         cls = import_string(path)

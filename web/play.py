@@ -351,17 +351,15 @@ async def state(request, pk: int):
     limit = settings.TABLE_WAIT_SECONDS
     wait = params.number(request.GET.get("wait"), "wait", maximum=limit, default=limit)
     deadline = time.monotonic() + wait
-    # The address's slot lives in the cache: any thread will do.
-    slots = functools.partial(sync_to_async, thread_sensitive=False)
     try:
         # First, so that a poll over the limit costs no query.
-        slot = await slots(limits.take_live_slot)(request, limit)
+        slot = await released(limits.take_live_slot, shared=True)(request, limit)
     except limits.LimitReached as exc:
         return await sync_to_async(params.refused)(request, exc.message, 429)
     try:
         return await _changed_table(request, pk, seen, deadline)
     finally:
-        await slots(limits.give_back_live_slot)(slot)
+        await released(limits.give_back_live_slot, shared=True)(slot)
 
 
 async def _changed_table(request, pk: int, seen: str, deadline: float):
