@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 from django.test import Client
@@ -22,6 +23,17 @@ from web import changes, notify
 def open_limits(settings):
     settings.TABLES_PER_HOUR_PER_SESSION = 0
     settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+
+
+@pytest.fixture(autouse=True)
+def no_earlier_pages():
+    """The tests count the hub's connections: a browser page of an earlier test may still
+    have a poll waiting on the live server for up to its ``TABLE_WAIT_SECONDS``. Each test
+    starts once it has ended."""
+    deadline = time.monotonic() + 30
+    while notify.hub.connections() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert notify.hub.connections() == 0, "an earlier test left a page waiting"
 
 
 def lobby() -> Game:
