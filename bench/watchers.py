@@ -8,7 +8,8 @@ workers (the moves are applied there, and announced on Redis pub/sub).
 Each level opens ``--tables`` tables (a person and two computers each, the person's own
 page streaming its seat) and ``N`` spectators, half of them on one hot table and the rest
 spread over all the tables; then the persons make
-``--moves`` moves each, all tables at once, a second apart. Prints, first a baseline of
+``--moves`` moves each, all tables at once, a second apart. The spectators' pages are read
+by a process of their own (``bench.watchers_readers``). Prints, first a baseline of
 the long poll (spectators polling ``/state/``), then one line per level::
 
     longpoll N=100 p50_ms=<x> p95_ms=<x> max_ms=<x> missed=<k> queries_per_move=<x> ...
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import re
 import resource
 import sys
@@ -51,8 +53,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
+from bench import watchers_readers
 from bench.soak_services import OwnDatabase, Process, Services, prepare_site, wait_for_port
 from bench.table import free_port
+from bench.watchers_readers import event_of
 from games import catalog
 from games.play.models import Move
 
@@ -164,24 +168,6 @@ class Site:
 
 
 # -- the pages ------------------------------------------------------------------------------
-def event_of(frame: bytes) -> tuple[str, int, bytes] | None:
-    """A frame's change token, table version and data (``id: <token>\\ndata: <json>``);
-    None for a comment or the retry line. The version is read at the data's end, where the
-    server writes it: the bench scans no table (with 5000 pages its own reading of the
-    tables was a CPU the server's pushes shared)."""
-    if not frame.startswith(b"id: "):
-        # After the chunk's size line (uvicorn sends a stream chunked, even to HTTP/1.0).
-        start = frame.find(b"\nid: ", 0, 32)
-        if start < 0:
-            return None
-        frame = frame[start + 1 :]
-    end = frame.index(b"\n")
-    data = frame[end + len(b"\ndata: ") :]
-    at = data.rfind(b'"version": ')
-    version = int(data[at + len(b'"version": ') : -1]) if at >= 0 else -1
-    return frame[4:end].decode(), version, data
-
-
 async def stream(port: int, page: Page, connected: asyncio.Event) -> None:
     """A page's EventSource: reconnects with its last table's token, as the browser's."""
     token = ""
@@ -225,6 +211,37 @@ async def stream(port: int, page: Page, connected: asyncio.Event) -> None:
             await asyncio.sleep(0.2)
         finally:
             writer.close()
+
+
+class Readers:
+    """The spectators' streams, read in a process of their own
+    (``bench.watchers_readers``, which says why)."""
+
+    def __init__(self):
+        context = multiprocessing.get_context("spawn")  # a fresh interpreter: no Django
+        self.pipe, child = context.Pipe()
+        self.process = context.Process(target=watchers_readers.main, args=(child,), daemon=True)
+        self.process.start()
+        child.close()
+
+    async def ask(self, *message):
+        self.pipe.send(message)
+        return await asyncio.wait_for(asyncio.to_thread(self.pipe.recv), 600)
+
+    async def open(self, port: int, paths: list[str]) -> None:
+        """Once every page has its first table."""
+        await self.ask("open", port, paths)
+
+    async def mark(self) -> int:
+        """The bytes received so far, all pages together."""
+        return (await self.ask("mark"))[1]
+
+    async def stop(self, pages: list[Page]) -> None:
+        """Closes the streams and copies what each received into ``pages`` (in order)."""
+        _kind, figures = await self.ask("stop")
+        for page, (seen, received, refused) in zip(pages, figures, strict=True):
+            page.seen, page.received, page.refused = seen, received, refused
+        await asyncio.to_thread(self.process.join, 10)
 
 
 async def poll(client: httpx.AsyncClient, page: Page, connected: asyncio.Event) -> None:
@@ -355,23 +372,27 @@ async def level(
     # One hot table holds half of the spectators; the rest are spread over all the tables.
     hot = n // 2
     paths = [people[0].page.path] * hot + [people[i % tables].page.path for i in range(n - hot)]
-    watchers = [Page(path) for path in paths]
     idle = site.count()
-    limits = httpx.Limits(max_connections=n + 10, max_keepalive_connections=n + 10)
-    polls = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
-    ready = [asyncio.Event() for _ in watchers]
-    for page, connected in zip(watchers, ready, strict=True):
-        if kind == "watchers":
-            tasks.append(asyncio.create_task(stream(port, page, connected)))
-        else:
+    watchers = [Page(path) for path in paths]
+    polls = None
+    readers = Readers() if kind == "watchers" else None
+    print(f"{kind} N={n}: opening the pages", file=sys.stderr, flush=True)
+    if readers is not None:
+        await readers.open(port, paths)
+    else:
+        limits = httpx.Limits(max_connections=n + 10, max_keepalive_connections=n + 10)
+        polls = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+        ready = [asyncio.Event() for _ in watchers]
+        for page, connected in zip(watchers, ready, strict=True):
             tasks.append(asyncio.create_task(poll(polls, page, connected)))
-        await asyncio.sleep(0)  # the connections open a few at a time, as pages load
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 300)
+            await asyncio.sleep(0)  # the connections open a few at a time, as pages load
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 300)
     await asyncio.sleep(1)
-    opened = site.count()
-    before, received = site.count(), sum(p.received for p in watchers)
+    opened = before = site.count()
+    received = await readers.mark() if readers else sum(p.received for p in watchers)
     probed: dict[str, list[float]] = {"webhook": [], "healthz": [], "admin": []}
     prober = httpx.AsyncClient(base_url=base, timeout=60)
+    print(f"{kind} N={n}: {len(watchers)} pages open, moving", file=sys.stderr, flush=True)
     for what, times in probed.items():
         tasks.append(asyncio.create_task(probe(prober, what, times)))
     for m in range(moves):
@@ -380,11 +401,13 @@ async def level(
     await asyncio.sleep(3.0)
     after = site.count()
     applied = await asyncio.to_thread(applied_at, site.database.url, people)
+    if readers is not None:
+        await readers.stop(watchers)
     received = sum(p.received for p in watchers) - received
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    for client in (polls, prober, *(p.client for p in people)):
+    for client in (prober, *(p.client for p in people), *([polls] if polls else [])):
         await client.aclose()
 
     latencies, clicks, missed = [], [], 0
