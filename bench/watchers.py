@@ -1,9 +1,10 @@
 """``python -m bench watchers [--n 100,1000,5000] [--tables 20] [--moves 3]``: many pages
 following live tables (issue 24), on the site's front-ends as compose runs them
-(``bench.watchers_server``: ``web`` under gunicorn's threads, ``live`` under uvicorn for
-the streams, each counting the queries and renders it makes), PostgreSQL (a database of
-its own on ``DATABASE_URL``'s server, dropped afterwards), its own Redis, and Celery game
-workers (the moves are applied there, and announced on Redis pub/sub).
+(``web`` under gunicorn's threads, ``live`` under gunicorn's two uvicorn workers for the
+streams, each process counting the queries and renders it makes:
+``bench.watchers_server``), PostgreSQL (a database of its own on ``DATABASE_URL``'s
+server, dropped afterwards), its own Redis, and Celery game workers (the moves are applied
+there, and announced on Redis pub/sub).
 
 Each level opens ``--tables`` tables (a person and two computers each, the person's own
 page streaming its seat) and ``N`` spectators, half of them on one hot table and the rest
@@ -22,15 +23,15 @@ person moved on; ``sent_p95_ms``: the same from the person's click, so with the 
 game worker (20 moves at once, on two workers); ``missed``: spectator-moves with no such
 table within ``MISS_SECONDS``. ``queries_per_move`` and ``renders_per_move``: the site's
 queries and table renders (both front-ends) during the moves, per move (every page of the
-table counted: the spectators, the persons' own streams and their move requests).
-``kb_per_conn``: the live process's resident memory per open page (its growth from before
-the level's pages opened to when they all were open); ``rss_mb``: its whole resident
-memory then; ``cpu_s``: the site's CPU time during the moves; ``received_kb``: what one
-spectator received during the moves. ``webhook_p95_ms`` (and ``healthz_p95_ms``,
-``admin_p95_ms``): a webhook request answered by the web meanwhile (every 0.2 s; one whose
-body is not an update, which the view refuses itself after checking the secret: how long a
-Telegram call waits behind the crowd), the health check and the admin's login
-page, each asked every 0.2 s.
+table counted: the spectators, the persons' own streams and their move requests; not the
+probes', below). ``kb_per_conn``: the live workers' resident memory per open page (its
+growth from before the level's pages opened to when they all were open); ``rss_mb``: their
+whole resident memory then; ``cpu_s``: the site's CPU time during the moves;
+``received_kb``: what one spectator received during the moves. ``webhook_p95_ms`` (and
+``healthz_p95_ms``, ``admin_p95_ms``): a webhook request answered by the web meanwhile
+(every 0.2 s; one whose body is not an update, which the view refuses itself after checking
+the secret: how long a Telegram call waits behind the crowd), the health check and the
+admin's login page, each asked every 0.2 s.
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ from games.play.models import Move
 GAME = next(k.slug for k in catalog.all_games() if k.min_players <= 3 <= k.max_players)
 
 HOST = "127.0.0.1"
+# The site's processes, as compose runs them: web's gunicorn workers (32 threads each) and
+# live's (uvicorn).
+WEB_WORKERS = 3
+LIVE_WORKERS = 2
 SECRET = "bench-watchers-secret"
 TOKEN = "123456:bench-watchers"
 # A spectator that saw nothing newer this long after a move missed it.
@@ -130,33 +135,38 @@ class Site:
         for _ in range(2):
             services.start_worker(app="config", only=queues)
         command = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
-        command += ["--bind", f"{HOST}:{port}", "--workers", "3", "--worker-class", "gthread"]
+        command += ["--bind", f"{HOST}:{port}", "--workers", str(WEB_WORKERS)]
+        command += ["--worker-class", "gthread"]
         command += ["--threads", "32", "--timeout", "75", "--no-control-socket"]
         command += ["-c", "python:bench.watchers_server"]
         services.others["web"] = Process("web", command, services.env, self.log_dir).start()
-        command = [sys.executable, "-m", "bench.watchers_server", str(live), str(self.counters)]
-        services.others["live"] = Process("live", command, services.env, self.log_dir).start()
+        command = [sys.executable, "-m", "gunicorn", "config.asgi:application"]
+        command += ["--bind", f"{HOST}:{live}", "--workers", str(LIVE_WORKERS)]
+        command += ["--worker-class", "config.asgi_worker.Worker", "--timeout", "75"]
+        command += ["--no-control-socket", "-c", "python:bench.watchers_server"]
+        env = {**services.env, "WATCHERS_ROLE": "live"}
+        services.others["live"] = Process("live", command, env, self.log_dir).start()
         for name, bound in (("web", port), ("live", live)):
             if not wait_for_port(bound, 60):
                 raise CommandError(f"{name} did not start:\n{services.others[name].tail()}")
         return f"http://{HOST}:{port}", live
 
     def count(self) -> dict:
-        """The processes' counts added up; ``rss``: the live process's."""
+        """The processes' counts added up; ``rss``: the live workers'."""
         total = {"queries": 0, "renders": 0, "cpu": 0.0, "rss": 0}
         for _ in range(50):
-            files = sorted(self.log_dir.glob(f"{self.counters.name}*"))
+            files = sorted(self.log_dir.glob(f"{self.counters.name}.*"))
             try:
                 figures = [(f.name, json.loads(f.read_text())) for f in files if f.suffix != ".tmp"]
             except (OSError, ValueError):
                 time.sleep(0.1)
                 continue
-            if len(figures) >= 4:  # live, and web's three workers
+            if len(figures) >= WEB_WORKERS + LIVE_WORKERS:
                 for name, counted in figures:
                     for key in ("queries", "renders", "cpu"):
                         total[key] += counted[key]
-                    if name == self.counters.name:
-                        total["rss"] = counted["rss"]
+                    if ".live-" in name:
+                        total["rss"] += counted["rss"]
                 return total
             time.sleep(0.1)
         raise CommandError("the site's processes report no counters")

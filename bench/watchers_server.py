@@ -1,12 +1,11 @@
-"""The site's processes in ``bench watchers``, as compose runs them (``docker-compose.yml``):
+"""The counting in the site's processes of ``bench watchers``, which runs them as compose
+does (``docker-compose.yml``), each under gunicorn with ``-c python:bench.watchers_server``,
+whose ``post_worker_init`` hook starts the counting in each worker:
 
-- ``live``: the tables' streams and long polls under uvicorn (``config.asgi``), as the
-  ``live`` service serves them behind the proxy: ``python -m bench.watchers_server <port>
-  <counters file>``;
+- ``live``: the tables' streams and long polls, gunicorn's uvicorn workers (``config.asgi``),
+  as the ``live`` service serves them behind the proxy (``WATCHERS_ROLE=live``);
 - ``web``: everything else (moves, pages, the webhook, the health check, the admin) under
-  gunicorn's threads (``config.wsgi``), as the ``web`` service: gunicorn with
-  ``-c python:bench.watchers_server``, whose ``post_worker_init`` hook starts the counting
-  in each worker.
+  gunicorn's threads (``config.wsgi``), as the ``web`` service.
 
 Each process counts the database queries it makes and the tables it renders, and writes
 them, with its resident memory and CPU time, to its own file every 0.2 s for the bench to
@@ -17,32 +16,45 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import threading
 import time
 
-import django
+# What the bench's probes ask (``watchers.probe``): their queries are not the tables'.
+PROBES = ("/healthz", "/admin/login/", "/telegram/webhook")
 
 
 def count_into(path: str) -> None:
-    """Counts this process's queries and renders into ``path`` from now on."""
+    """Counts this process's queries (but the probes') and renders into ``path`` from
+    now on."""
+    from django.core.signals import request_finished, request_started
     from django.db.backends.signals import connection_created
 
     from web import renders
 
     lock = threading.Lock()
     queries = [0]
+    probing = threading.local()
 
     def counted(execute, sql, params, many, context):
-        with lock:
-            queries[0] += 1
+        if not getattr(probing, "now", False):
+            with lock:
+                queries[0] += 1
         return execute(sql, params, many, context)
 
     def wrap(sender, connection, **kwargs):
         if counted not in connection.execute_wrappers:
             connection.execute_wrappers.append(counted)
 
+    def started(sender, environ=None, scope=None, **kwargs):
+        asked = (environ or {}).get("PATH_INFO") or (scope or {}).get("path", "")
+        probing.now = asked.startswith(PROBES)
+
+    def finished(sender, **kwargs):
+        probing.now = False
+
     connection_created.connect(wrap, weak=False)
+    request_started.connect(started, weak=False)
+    request_finished.connect(finished, weak=False)
     page = os.sysconf("SC_PAGE_SIZE")
 
     def report() -> None:
@@ -61,29 +73,6 @@ def count_into(path: str) -> None:
 
 
 def post_worker_init(worker) -> None:
-    """gunicorn's hook (``web``): each worker counts into a file of its own."""
-    count_into(f"{os.environ['WATCHERS_COUNTERS']}.web-{os.getpid()}")
-
-
-def main(port: int, path: str) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
-    # Imported once Django is set up: they import the models and the settings.
-    import uvicorn
-
-    from admin_ui.management.commands.start import LISTEN_BACKLOG
-
-    count_into(path)
-    uvicorn.run(
-        "config.asgi:application",
-        host="127.0.0.1",
-        port=port,
-        backlog=LISTEN_BACKLOG,
-        proxy_headers=False,
-        lifespan="off",
-        log_level="warning",
-    )
-
-
-if __name__ == "__main__":
-    main(int(sys.argv[1]), sys.argv[2])
+    """gunicorn's hook: each worker counts into a file of its own, named by its role."""
+    role = os.environ.get("WATCHERS_ROLE", "web")
+    count_into(f"{os.environ['WATCHERS_COUNTERS']}.{role}-{os.getpid()}")

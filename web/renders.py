@@ -14,14 +14,24 @@ seconds left from when it was rendered, and the pages woken by one change all as
 that time. Requests that miss at once make it once: the others wait for the first, and
 take its render even when the game moved past the token they asked for meanwhile (it was
 read after they asked).
+
+With Redis, the public's render is shared by every process of the site too (the live
+service's workers, several machines on one Redis): the first process to need it renders
+it and leaves it in Redis; the others take it from there, one read, instead of rendering
+the same table again. A process that finds another one rendering it waits for that render
+(``SHARED_WAIT_SECONDS`` at most, then renders itself). A seat's render is not shared:
+its one page is in one process.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import OrderedDict
 
+from django.conf import settings
+from django.core.cache import cache
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -43,6 +53,10 @@ _latest: OrderedDict[Audience, tuple[float, dict]] = OrderedDict()
 # One render at a time per audience (striped: a fixed number of locks, whatever the number
 # of games), so that the pages that missed together wait for one render.
 _making = [threading.Lock() for _ in range(64)]
+# How long a process waits for the render another process is making of the same table,
+# and how often it looks.
+SHARED_WAIT_SECONDS = 0.5
+SHARED_LOOK_SECONDS = 0.005
 # How many renders this process made (the bench reads it; so could a metric).
 made = 0
 
@@ -88,7 +102,13 @@ def payload(game_id: int, token: str | None, player: Player | None, language: st
             latest = _latest.get(audience)
         if latest is not None and latest[0] >= asked:
             return latest[1]
-        return _render(game_id, player, language)
+        public = seat is None and token is not None and bool(settings.REDIS_URL)
+        if public and (found := _made_elsewhere(game_id, token, language)):
+            return found
+        data = _render(game_id, player, language)
+        if public:
+            cache.set(_shared_key(game_id, token, language), (time.time(), data), _SHARED_KEPT)
+        return data
 
 
 def _render(game_id: int, player: Player | None, language: str) -> dict:
@@ -110,6 +130,43 @@ def _render(game_id: int, player: Player | None, language: str) -> dict:
             while len(kept) > MAX_ENTRIES:
                 kept.popitem(last=False)
     return data
+
+
+_SHARED_KEPT = 10 * FRESH_SECONDS
+
+
+def _shared_key(game_id: int, token: str, language: str) -> str:
+    return f"table:render:{game_id}:{token}:{language}"
+
+
+def _made_elsewhere(game_id: int, token: str, language: str) -> dict | None:
+    """The public's render for ``token`` made by another process while fresh (kept here
+    too), waiting for it while another process makes it; None when this process is to
+    render it."""
+    key = _shared_key(game_id, token, language)
+    deadline = time.monotonic() + SHARED_WAIT_SECONDS
+    while True:
+        found = cache.get(key)
+        if found is not None:
+            made_at, data = found
+            age = time.time() - made_at
+            if 0 <= age <= FRESH_SECONDS:
+                with _lock:
+                    entry = (time.monotonic() - age, data)
+                    _entries[(game_id, token, None, language)] = entry
+                    _entries[(game_id, data["token"], None, language)] = entry
+                    _latest[(game_id, None, language)] = entry
+                    _latest.move_to_end((game_id, None, language))
+                    for kept in (_entries, _latest):
+                        while len(kept) > MAX_ENTRIES:
+                            kept.popitem(last=False)
+                return data
+        # Django's Redis cache keeps a key whole seconds: the claim outlives the wait.
+        if cache.add(f"{key}:making", 1, math.ceil(SHARED_WAIT_SECONDS)):
+            return None
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(SHARED_LOOK_SECONDS)
 
 
 def forget() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -231,3 +232,44 @@ def test_under_wsgi_the_page_is_told_to_poll():
     """Django's WSGI handler would read the whole stream before sending any of it."""
     game = new_table(Client())
     assert Client().get(url(game)).status_code == 204
+
+
+def test_with_redis_every_process_shares_the_publics_render(redis_url, settings):
+    """Issue 24, "render once per audience" across the site's processes (the live
+    service's workers, several machines): a process that did not render a table takes the
+    public's render another made, from Redis, while it is fresh; a seat's is its own."""
+    settings.REDIS_URL = redis_url
+    ann = Client()
+    game = new_table(ann)
+    token = changes.token(game.pk)
+    before = renders.made
+    made_here = renders.payload(game.pk, token, None, "en")
+    renders.forget()  # what another process has in memory: nothing
+    taken = renders.payload(game.pk, token, None, "en")
+    assert taken == made_here
+    assert renders.made - before == 1, "the other process took the render, made none"
+
+    renders.forget()
+    renders.payload(game.pk, token, None, "it")  # another language: its own render
+    assert renders.made - before == 2
+
+    ann_player = Game.objects.get(pk=game.pk).seats.exclude(player=None).get().player
+    renders.payload(game.pk, token, ann_player, "en")
+    renders.forget()
+    renders.payload(game.pk, token, ann_player, "en")
+    assert renders.made - before == 4, "a seat's table is never taken from elsewhere"
+
+
+def test_a_shared_render_past_its_freshness_is_made_again(redis_url, settings, monkeypatch):
+    """The turn clock in a table counts from its render: one older than FRESH_SECONDS is
+    not served, by this process or another."""
+    settings.REDIS_URL = redis_url
+    game = new_table(Client())
+    token = changes.token(game.pk)
+    before = renders.made
+    renders.payload(game.pk, token, None, "en")
+    renders.forget()
+    later = time.time() + renders.FRESH_SECONDS + 1
+    monkeypatch.setattr(renders.time, "time", lambda: later)
+    renders.payload(game.pk, token, None, "en")
+    assert renders.made - before == 2
