@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import archive, events, play, players, tournaments, views
+from . import archive, card_art, events, play, players, tournaments, views
 
 app_name = "web"
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
     path("rules/<slug:slug>/", views.rules_detail, name="rules-game"),
+    path("art/<slug:slug>.svg", card_art.sprite, name="card-sprite"),
     path("leagues/", views.league_list, name="leagues"),
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),

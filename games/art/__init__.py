@@ -13,6 +13,12 @@ pages and a PNG renderer for Telegram can all share it.
                                       ``texts`` (translated by the caller) replace the
                                       English ones, in the same order
     back_variants(game_slug)          the variants ``back_svg`` knows
+    sprite(game_slug)                 every face and back of the deck as <symbol>s, one
+                                      document (what a page fetches once)
+    sprite_version(game_slug)         a digest of the sprite, to name it in its address
+    card_reference(game_slug, code, label, sprite_url)
+    back_reference(game_slug, variant, label, sprite_url)
+                                      a card drawn from the sprite at ``sprite_url``
 
 Labels are passed in because they are translated by the caller; every card carries its
 label as <title> and aria-label, so screen readers and alt text read the card.
@@ -20,9 +26,11 @@ label as <title> and aria-label, so screen readers and alt text read the card.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from importlib import import_module
 
-from .svg import document, place
+from .svg import document, place, reference, symbol
 
 # The games with a deck: slug -> the module drawing it (a game package's ``art``, which
 # also names its card backs, ``BACK_VARIANTS``). The catalog registers each game's as it
@@ -88,6 +96,49 @@ def back_svg(game_slug: str, variant: str = "", label: str = "Face-down card") -
     if variant not in deck.BACK_VARIANTS:
         raise UnknownCard(f"{game_slug}: no card back {variant!r}")
     return document(label, deck.back(variant))
+
+
+def symbol_id(code: str) -> str:
+    """A card's id in its sprite: its code, with what an XML id cannot hold (":") written
+    as "." and its hex value."""
+    return "c-" + re.sub(r"[^A-Za-z0-9_-]", lambda m: f".{ord(m[0]):x}", code)
+
+
+def back_id(variant: str) -> str:
+    return "back" + (f"-{symbol_id(variant)[2:]}" if variant else "")
+
+
+_SPRITES: dict[tuple[str, str], tuple[str, str]] = {}
+
+
+def sprite(game_slug: str) -> str:
+    return _sprite(game_slug)[0]
+
+
+def sprite_version(game_slug: str) -> str:
+    return _sprite(game_slug)[1]
+
+
+def _sprite(game_slug: str) -> tuple[str, str]:
+    key = (game_slug, GAMES.get(game_slug, ""))
+    if key not in _SPRITES:
+        deck = _deck(game_slug)
+        faces = [symbol(symbol_id(code), _face(game_slug, code)) for code in deck.codes()]
+        backs = [symbol(back_id(v), deck.back(v)) for v in deck.BACK_VARIANTS]
+        text = f'<svg xmlns="http://www.w3.org/2000/svg">{"".join(faces + backs)}</svg>'
+        _SPRITES[key] = (text, hashlib.sha256(text.encode()).hexdigest()[:16])
+    return _SPRITES[key]
+
+
+def card_reference(game_slug: str, code: str, label: str, sprite_url: str) -> str:
+    _face(game_slug, code)  # an unknown card is refused here as by card_svg
+    return reference(label, f"{sprite_url}#{symbol_id(code)}")
+
+
+def back_reference(game_slug: str, variant: str, label: str, sprite_url: str) -> str:
+    if variant not in _deck(game_slug).BACK_VARIANTS:
+        raise UnknownCard(f"{game_slug}: no card back {variant!r}")
+    return reference(label, f"{sprite_url}#{back_id(variant)}")
 
 
 def symbol_svg(motif: str, label: str) -> str:

@@ -1,8 +1,9 @@
 """The card itself: the SVG document, the frame, the corner indices, placed motifs.
 
 Every card is drawn on the same 100 x 140 grid (a 5:7 card) and scales through its
-viewBox. Output is compact and deterministic: no ids (many cards share one HTML page, and
-ids would collide), no gradients, no fonts but the generic families, numbers rounded.
+viewBox. Output is compact and deterministic: no ids in a card (many cards share one HTML
+page, and ids would collide; only a sprite names its symbols), no gradients, no fonts but
+the generic families, numbers rounded.
 """
 
 from __future__ import annotations
@@ -43,6 +44,26 @@ def document(label: str, body: str) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img"'
         f' aria-label="{escape(label)}" stroke="{INK}" stroke-width="0" stroke-linejoin="round"'
         f' stroke-linecap="round"><title>{text}</title>{body}</svg>'
+    )
+
+
+def symbol(symbol_id: str, body: str) -> str:
+    """A card in a sprite (``games.art.sprite``): drawn as ``document`` draws it, for
+    ``reference`` to show."""
+    return (
+        f'<symbol id="{escape(symbol_id)}" viewBox="0 0 {W} {H}"><g stroke="{INK}"'
+        f' stroke-width="0" stroke-linejoin="round" stroke-linecap="round">{body}</g></symbol>'
+    )
+
+
+def reference(label: str, href: str) -> str:
+    """A card drawn from its sprite (``<use>``), an image named by its label as
+    ``document``'s: the page carries a few dozen bytes a card, and the browser fetches
+    the game's sprite once."""
+    text = escape(label, quote=False)
+    return (
+        f'<svg viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}"><title>{text}'
+        f'</title><use href="{escape(href)}"/></svg>'
     )
 
 

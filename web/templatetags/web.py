@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from games import art, catalog
 from games.capabilities import Scoring
 from games.ratings import display
+from web.card_art import sprite_url
 
 register = template.Library()
 
@@ -92,9 +93,10 @@ def game_names(short: bool = False) -> str:
 
 @register.simple_tag
 def card(t, code, css: str = ""):
-    """A card of the table's game, drawn by ``games.art`` with its name in the page's
-    language as the picture's label."""
-    svg = art.card_svg(t.kind.slug, str(code), t.module.card_label(str(code)))
+    """A card of the table's game, drawn from the game's sprite (``web.card_art``) with its
+    name in the page's language as the picture's label."""
+    slug = t.kind.slug
+    svg = art.card_reference(slug, str(code), t.module.card_label(str(code)), sprite_url(slug))
     # games.art escapes the label it writes into the picture; the rest is its own markup.
     return format_html(
         '<span class="card art {}" data-code="{}">{}</span>',
@@ -110,7 +112,7 @@ def card_back(t, variant: str = "", css: str = ""):
     colour), anything else gets the game's usual back."""
     if variant not in art.back_variants(t.kind.slug):
         variant = ""
-    svg = art.back_svg(t.kind.slug, variant, _("Face-down card"))
+    svg = art.back_reference(t.kind.slug, variant, _("Face-down card"), sprite_url(t.kind.slug))
     # As in ``card``: games.art escapes the label.
     return format_html('<span class="card art back {}">{}</span>', css, mark_safe(svg))  # noqa: S308
 
