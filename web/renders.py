@@ -25,6 +25,7 @@ its one page is in one process.
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -39,6 +40,8 @@ from django.utils import translation
 from games.play.models import Game, Player, Seat
 
 from .tables import table_context
+
+log = logging.getLogger(__name__)
 
 MAX_ENTRIES = 512
 FRESH_SECONDS = 1.0
@@ -107,7 +110,7 @@ def payload(game_id: int, token: str | None, player: Player | None, language: st
             return found
         data = _render(game_id, player, language)
         if public:
-            cache.set(_shared_key(game_id, token, language), (time.time(), data), _SHARED_KEPT)
+            _share(game_id, token, language, data)
         return data
 
 
@@ -139,10 +142,25 @@ def _shared_key(game_id: int, token: str, language: str) -> str:
     return f"table:render:{game_id}:{token}:{language}"
 
 
+def _share(game_id: int, token: str, language: str, data: dict) -> None:
+    try:
+        cache.set(_shared_key(game_id, token, language), (time.time(), data), _SHARED_KEPT)
+    except Exception:  # Redis is away: the other processes render it themselves
+        log.warning("could not share the render of game %s", game_id, exc_info=True)
+
+
 def _made_elsewhere(game_id: int, token: str, language: str) -> dict | None:
     """The public's render for ``token`` made by another process while fresh (kept here
     too), waiting for it while another process makes it; None when this process is to
-    render it."""
+    render it (and when Redis cannot be reached: the page does not wait on it)."""
+    try:
+        return _look_elsewhere(game_id, token, language)
+    except Exception:
+        log.warning("could not read the shared render of game %s", game_id, exc_info=True)
+        return None
+
+
+def _look_elsewhere(game_id: int, token: str, language: str) -> dict | None:
     key = _shared_key(game_id, token, language)
     deadline = time.monotonic() + SHARED_WAIT_SECONDS
     while True:

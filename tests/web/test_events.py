@@ -273,3 +273,21 @@ def test_a_shared_render_past_its_freshness_is_made_again(redis_url, settings, m
     monkeypatch.setattr(renders.time, "time", lambda: later)
     renders.payload(game.pk, token, None, "en")
     assert renders.made - before == 2
+
+
+def test_without_redis_at_hand_a_spectator_still_gets_the_table(redis_url, settings, monkeypatch):
+    """The shared render is a saving, not a dependency: Redis away, the process renders
+    the table itself (and logs it) instead of failing the page."""
+    settings.REDIS_URL = redis_url
+    game = new_table(Client())
+    token = changes.token(game.pk)
+
+    def away(*args, **kwargs):
+        raise ConnectionError("Redis is restarting")
+
+    monkeypatch.setattr(renders.cache, "get", away)
+    monkeypatch.setattr(renders.cache, "set", away)
+    before = renders.made
+    data = renders.payload(game.pk, token, None, "en")
+    assert data["token"] == token and "tablebox" in data["html"]
+    assert renders.made - before == 1
