@@ -1,8 +1,9 @@
 """Each game's card sprite: every face and back of its deck in one SVG document
 (``games.art.sprite``), which the table's cards draw from (``<use>``). A table then
-carries a few dozen bytes a card instead of the card's drawing (17 of a Felix table's 20
-KB were its five cards, sent again to every spectator at every change, issue 24), and a
-page fetches the deck once: its address names the drawing's digest, so it is kept a year.
+carries a few dozen bytes a card instead of the card's drawing (17 of the 20 KB of a table
+showing five cards were those cards, sent again to every spectator at every change, issue
+24), and a page fetches the deck once: its address names the drawing's digest, so it is
+kept a year.
 """
 
 from __future__ import annotations
