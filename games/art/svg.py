@@ -37,13 +37,16 @@ def attrs(**values: object) -> str:
     return "".join(parts)
 
 
+# How every card's lines are drawn: on a standalone card's <svg>, on a sprite's symbol.
+STROKES = f'stroke="{INK}" stroke-width="0" stroke-linejoin="round" stroke-linecap="round"'
+
+
 def document(label: str, body: str) -> str:
     """A standalone SVG: an image for assistive technology, named by its label."""
     text = escape(label, quote=False)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img"'
-        f' aria-label="{escape(label)}" stroke="{INK}" stroke-width="0" stroke-linejoin="round"'
-        f' stroke-linecap="round"><title>{text}</title>{body}</svg>'
+        f' aria-label="{escape(label)}" {STROKES}><title>{text}</title>{body}</svg>'
     )
 
 
@@ -51,8 +54,7 @@ def symbol(symbol_id: str, body: str) -> str:
     """A card in a sprite (``games.art.sprite``): drawn as ``document`` draws it, for
     ``reference`` to show."""
     return (
-        f'<symbol id="{escape(symbol_id)}" viewBox="0 0 {W} {H}"><g stroke="{INK}"'
-        f' stroke-width="0" stroke-linejoin="round" stroke-linecap="round">{body}</g></symbol>'
+        f'<symbol id="{escape(symbol_id)}" viewBox="0 0 {W} {H}"><g {STROKES}>{body}</g></symbol>'
     )
 
 
