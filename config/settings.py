@@ -375,6 +375,12 @@ REVIEWS = env.bool("REVIEWS", default=True)
 # (config/background.py): in the site's own process a review held Python's interpreter
 # lock for half a minute from every request and step of everyone else.
 TASKS_IN_CHILD_PROCESS = env.list("TASKS_IN_CHILD_PROCESS", default=[REVIEWS_QUEUE])
+# Likewise the searching computers' decisions, in one child process kept for them
+# (games/play/search_process.py): the step that applies a decision stays here.
+SEARCH_IN_CHILD_PROCESS = env.bool(
+    "SEARCH_IN_CHILD_PROCESS",
+    default=CELERY_TASK_ALWAYS_EAGER and TASKS_IN_PROCESS == "background",
+)
 REVIEW_SCALE = env.float("REVIEW_SCALE", default=1.0)
 REVIEW_MAX_DECISIONS = env.int("REVIEW_MAX_DECISIONS", default=90)
 # What one processing task spends on computers before it queues the rest (issue 25): each

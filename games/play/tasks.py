@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import catalog
-from games.play import finish, processing, reviews
+from games.play import finish, processing, reviews, search_process
 from games.play.models import Game, GameStatus, Move, MoveStatus
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def decide_game(game_id: int, timeout_version: int | None = None) -> int | None:
     """A searching computer's decision, made outside any transaction or lock on a queue of
     its own (``COMPUTERS_QUEUE``), then applied by a short locked step that re-checks the
     game's version (``processing.process``)."""
-    plan = processing.decide(game_id, timeout_version)
+    plan = search_process.decide(game_id, timeout_version)
     if plan is None:  # gone or over: a step says so to whatever is pending
         enqueue(game_id)
         return None
