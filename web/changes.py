@@ -34,6 +34,8 @@ RECHECK_SECONDS = 1.0
 # A marker outlives any page that follows its table for a while; one expired reads as
 # moved (the database is read again), never as unchanged.
 MARKER_SECONDS = 24 * 3600
+# Games read in one query by ``tokens`` (far below any database's limit on parameters).
+CHUNK = 500
 
 
 def _marker_key(game_id: int) -> str:
@@ -67,14 +69,40 @@ def token(game_id: int) -> str | None:
         known_marker, known_token, read_at = known
         if known_marker == marker and 0 <= time.time() - read_at < RECHECK_SECONDS:
             return known_token
-    row = (
-        Game.objects.filter(pk=game_id)
-        .annotate(n_seats=Count("seats"))
-        .only("version", "status", "deadline", "updated_at")
-        .first()
-    )
+    row = _rows([game_id]).first()
     if row is None:
         return None
     current = change_token(row, row.n_seats)
     cache.set(keys[1], (marker, current, time.time()), RECHECK_SECONDS * 10)
     return current
+
+
+def tokens(game_ids: list[int]) -> dict[int, str]:
+    """The change tokens of ``game_ids`` as the database has them now, read in one query
+    a chunk (a game that is gone has none); each is cached as ``token`` caches it. The
+    hub's periodic recheck of every game it follows: one read per game was a connection
+    and a query each, hundreds a second with a crowd of lobbies followed, and the
+    announced changes waited behind them."""
+    found: dict[int, str] = {}
+    for start in range(0, len(game_ids), CHUNK):
+        chunk = game_ids[start : start + CHUNK]
+        markers = cache.get_many([_marker_key(game_id) for game_id in chunk])
+        now = time.time()
+        read = {row.pk: change_token(row, row.n_seats) for row in _rows(chunk)}
+        cache.set_many(
+            {
+                _token_key(game_id): (markers.get(_marker_key(game_id)), token, now)
+                for game_id, token in read.items()
+            },
+            RECHECK_SECONDS * 10,
+        )
+        found.update(read)
+    return found
+
+
+def _rows(game_ids: list[int]):
+    return (
+        Game.objects.filter(pk__in=game_ids)
+        .annotate(n_seats=Count("seats"))
+        .only("version", "status", "deadline", "updated_at")
+    )

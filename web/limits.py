@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from . import clients
 
@@ -125,10 +125,50 @@ def take_live_slot(request, seconds: float) -> tuple[str, str] | None:
     # add() is atomic on every cache backend: two requests never hold one slot.
     slot = next((k for k in keys if k not in taken and cache.add(k, mine, timeout)), None)
     if slot is None:
-        raise LimitReached(
-            _("Too many pages of tables are open from your connection. Close some, please.")
-        )
+        raise too_many_live()
     return slot, mine
+
+
+TOO_MANY_LIVE = gettext_lazy(
+    "Too many pages of tables are open from your connection. Close some, please."
+)
+
+
+def too_many_live() -> LimitReached:
+    return LimitReached(str(TOO_MANY_LIVE))
+
+
+class LiveHere:
+    """This process's live requests (streams and long polls) by client network, counted
+    on arrival, before anything else is done for them (``web.live_app``): one past
+    ``LIVE_CONNECTIONS_PER_ADDRESS`` here would be refused by the address's slots too
+    (``take_live_slot``, which counts every process's), so a script is refused at once."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._open: dict[str, int] = {}
+
+    def enter(self, network: str) -> bool:
+        limit = settings.LIVE_CONNECTIONS_PER_ADDRESS
+        with self._lock:
+            count = self._open.get(network, 0)
+            if limit and count >= limit:
+                return False
+            self._open[network] = count + 1
+            return True
+
+    def leave(self, network: str) -> None:
+        with self._lock:
+            count = self._open.pop(network, 0) - 1
+            if count > 0:
+                self._open[network] = count
+
+    def open(self, network: str) -> int:
+        with self._lock:
+            return self._open.get(network, 0)
+
+
+live_here = LiveHere()
 
 
 def give_back_live_slot(slot: tuple[str, str] | None) -> None:

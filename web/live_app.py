@@ -12,7 +12,9 @@ work: the health check, the webhook and the admin waited seconds behind them.
 Here the same views (``events.events``, ``play.state``) answer, with the same checks, in
 the same order:
 
-- the client's request rate (``request_rate``) first;
+- the client's request rate (``request_rate``) first, then its live requests in this
+  process (``limits.live_here``): a script past either is refused on the loop, without
+  the session, the middleware or a thread (``_refused``);
 - Django's middleware, called inline on the loop: for these requests their work is
   headers and lazy objects (the session, loaded on first use off the loop; the visitor's
   language; the user). A session a view changed is saved off the loop;
@@ -31,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import math
 import re
 from collections.abc import Awaitable, Callable
 
@@ -38,12 +41,13 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.core.handlers.exception import response_for_exception
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils import translation
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.module_loading import import_string
 
+from . import clients, events, limits, params, play, request_rate
 from . import clock as web_clock
-from . import events, play, request_rate
 
 log = logging.getLogger(__name__)
 
@@ -95,9 +99,18 @@ async def serve(scope: Scope, receive: Receive, send: Send, view, pk: int) -> No
         ended.end("gone")
 
     watcher = asyncio.create_task(watch())
+    network = None
     try:
         request = ASGIRequest(scope, io.BytesIO())
-        response = await _respond(request, view, pk)
+        wait = request_rate.over_rate(request)
+        if wait:
+            response = await _refused(request, request_rate.TOO_MANY)
+            response["Retry-After"] = str(math.ceil(wait))
+        elif not limits.live_here.enter(candidate := clients.client_network(request)):
+            response = await _refused(request, limits.TOO_MANY_LIVE)
+        else:
+            network = candidate
+            response = await _respond(request, view, pk)
         await _send(response, send, ended)
     except asyncio.CancelledError:
         if not ended.why:
@@ -108,6 +121,35 @@ async def serve(scope: Scope, receive: Receive, send: Send, view, pk: int) -> No
             log.info("dropped a page that read nothing for %s s", settings.LIVE_SEND_SECONDS)
     finally:
         watcher.cancel()
+        if network is not None:
+            limits.live_here.leave(network)
+
+
+async def _refused(request: ASGIRequest, message) -> HttpResponse:
+    """A live request refused before anything is done for it (429): a script's answer
+    made on the loop, its message translated once per language; a browser navigating to
+    the address gets the page (``params.refused``), made off the loop. A script reopening
+    its refused polls in a loop filled the server's accept queue when each refusal cost
+    two threads, and a person's move waited a second and more behind them."""
+    if params.wants_page(request):
+        return await sync_to_async(_page, thread_sensitive=False)(request, message)
+    language = translation.get_language_from_request(request)
+    text = _texts.get((id(message), language))
+    if text is None:
+        with translation.override(language):
+            text = _texts[(id(message), language)] = str(message)
+    response = JsonResponse({"ok": False, "message": text}, status=429)
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _page(request: ASGIRequest, message) -> HttpResponse:
+    with translation.override(translation.get_language_from_request(request)):
+        return params.refused(request, str(message), 429)
+
+
+# Messages of refusals by (message, language): a handful.
+_texts: dict[tuple[int, str], str] = {}
 
 
 # -- Django's middleware, inline ---------------------------------------------------------------
@@ -138,9 +180,6 @@ def chain() -> list[MiddlewareMixin]:
 
 
 async def _respond(request: ASGIRequest, view, pk: int) -> HttpResponse:
-    wait = request_rate.over_rate(request)
-    if wait:
-        return await sync_to_async(request_rate.refused, thread_sensitive=False)(request, wait)
     middleware = chain()
     try:
         response = None

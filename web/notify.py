@@ -215,36 +215,56 @@ class Hub:
                     ids.add(self._work.get_nowait())
                 except queue.Empty:
                     break
-            forced = set(ids)
-            if time.monotonic() >= recheck_at:
-                recheck_at = time.monotonic() + recheck
-                with self._lock:
-                    ids |= set(self._games)
-            if ids:
-                try:
-                    self._wake(ids, forced)
-                except Exception:  # the cache or the database is down: the next round
-                    log.exception("waking the tables' connections")
-                    time.sleep(RECONNECT_SECONDS)
+            try:
+                rechecked: dict[int, str] = {}
+                if time.monotonic() >= recheck_at:
+                    recheck_at = time.monotonic() + recheck
+                    rechecked = self._recheck(ids)
+                if ids or rechecked:
+                    self._wake(ids, rechecked)
+            except Exception:  # the cache or the database is down: the next round
+                log.exception("waking the tables' connections")
+                time.sleep(RECONNECT_SECONDS)
 
-    def _wake(self, ids: set[int], announced: set[int]) -> None:
-        """Each game of ``ids`` on a thread of the hub's pool (``WAKING_THREADS``): its
-        token read, its spectators' table rendered, its pages woken. Twenty tables that
-        changed at once, one after the other, kept the last waiting 400 ms for the others'
-        renders (``bench watchers``). The most followed first; the next round only once
-        this one is done, so that no page is given an older change after a newer."""
+    def _recheck(self, announced: set[int]) -> dict[int, str]:
+        """The followed games not announced whose token moved since the hub last read
+        it, with their new token: all read in one query (``changes.tokens``)."""
+        with self._lock:
+            followed = [game_id for game_id in self._games if game_id not in announced]
+        if not followed:
+            return {}
+        close_old_connections()
+        try:
+            read = changes.tokens(followed)
+        finally:
+            connection.close()  # the hub holds no connection between its reads
+        with self._lock:
+            return {g: t for g, t in read.items() if t != self._tokens.get(g)}
+
+    def _wake(self, announced: set[int], rechecked: dict[int, str]) -> None:
+        """Each game announced (its token read) or rechecked (its token given) on a
+        thread of the hub's pool (``WAKING_THREADS``): its spectators' table rendered, its
+        pages woken. Twenty tables that changed at once, one after the other, kept the
+        last waiting 400 ms for the others' renders (``bench watchers``). The most
+        followed first; the next round only once this one is done, so that no page is
+        given an older change after a newer."""
+        ids = announced | set(rechecked)
         with self._lock:
             order = sorted(ids, key=lambda game_id: -len(self._games.get(game_id, ())))
-        rounds = [self._pool.submit(self._wake_one, g, g in announced) for g in order]
+        rounds = [
+            self._pool.submit(self._wake_one, g, g in announced, rechecked.get(g)) for g in order
+        ]
         futures.wait(rounds)
         for failed in (f.exception() for f in rounds):
             if failed is not None:
                 raise failed  # the hub's loop logs it and tries again
 
-    def _wake_one(self, game_id: int, announced: bool) -> None:
+    def _wake_one(self, game_id: int, announced: bool, token: str | None = None) -> None:
+        """``token``: the game's, read already (a recheck); else it is read here."""
         close_old_connections()
         try:
-            token = changes.token(game_id)
+            if token is None:
+                token = changes.token(game_id)
             subs = self._changed(game_id, token, announced)
             if not subs or token is None:
                 return

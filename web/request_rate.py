@@ -24,10 +24,11 @@ import time
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from web import clients, params
 
+TOO_MANY = gettext_lazy("Too many requests from your connection. Wait a moment, please.")
 # Paths never counted: machines that the site trusts by other means.
 EXEMPT = ("/healthz", "/metrics", "/telegram/webhook")
 # Clients remembered at most; past it, those whose bucket is full again are forgotten.
@@ -79,9 +80,7 @@ def refused(request, wait: float):
     """The 429 of a request over its client's rate: a page for a browser, JSON for a
     script (the table's script backs off on it), in the visitor's language."""
     with translation.override(translation.get_language_from_request(request)):
-        response = params.refused(
-            request, _("Too many requests from your connection. Wait a moment, please."), 429
-        )
+        response = params.refused(request, str(TOO_MANY), 429)
     response["Retry-After"] = str(math.ceil(wait))
     return response
 

@@ -12,10 +12,11 @@ import pytest
 from django.core.signals import request_started
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games.play.models import Game
 from tests.web.asgi import asgi_server  # noqa: F401  (fixture)
-from web import live_app, notify
+from web import limits, live_app, notify
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -92,10 +93,47 @@ def test_a_stream_whose_page_left_gives_everything_back(asgi_server, settings): 
 
     asyncio.run(open_and_leave())
     for _ in range(100):
-        if notify.hub.connections() == 0:
+        if notify.hub.connections() == 0 and limits.live_here.open("127.0.0.1") == 0:
             break
         asyncio.run(asyncio.sleep(0.05))
     assert notify.hub.connections() == 0
+    assert limits.live_here.open("127.0.0.1") == 0
+
+
+def test_a_live_request_past_its_address_limit_is_refused_on_arrival(asgi_server, settings):  # noqa: F811
+    """Issue 25: a script reopening refused polls in a loop filled the server's accept
+    queue while each refusal took the session, the middleware and two threads. Past the
+    address's live connections in this process, a script is refused before any of that,
+    in the language its browser asks for; a page navigating there gets the page."""
+    settings.LIVE_CONNECTIONS_PER_ADDRESS = 2
+    game = running_table()
+    handled = []
+
+    def started(**kwargs):
+        handled.append(kwargs)
+
+    held = [limits.live_here.enter("127.0.0.1") for _ in range(2)]  # two pages follow it
+    assert held == [True, True]
+    request_started.connect(started)
+    try:
+        third = httpx.get(
+            f"{asgi_server}/play/{game.pk}/state/?wait=0", headers={"Accept-Language": "it"}
+        )
+        page = httpx.get(f"{asgi_server}/play/{game.pk}/events/", headers={"Accept": "text/html"})
+    finally:
+        request_started.disconnect(started)
+        for _ in held:
+            limits.live_here.leave("127.0.0.1")
+    assert third.status_code == 429 and "set-cookie" not in third.headers
+    with translation.override("it"):
+        assert third.json() == {"ok": False, "message": str(limits.TOO_MANY_LIVE)}
+    assert third.json()["message"] != str(limits.TOO_MANY_LIVE)  # the Italian one
+    assert handled == [], "it never reached Django's handler"
+    assert page.status_code == 429 and "<html" in page.text, "a browser gets a page"
+    assert limits.live_here.open("127.0.0.1") == 0
+    after = httpx.get(f"{asgi_server}/play/{game.pk}/state/?wait=0")
+    assert after.status_code == 200, "a place given back is taken again"
+    assert limits.live_here.open("127.0.0.1") == 0, "and given back when the poll ends"
 
 
 def test_a_page_that_stops_reading_is_dropped(settings):

@@ -96,3 +96,43 @@ def test_through_redis_one_subscription_per_process(transactional_db, settings):
     assert got == [[changes.token(game.pk)]] * 4
     listeners = [t for t in threading.enumerate() if t.name == "table-subscription"]
     assert len(listeners) == 1
+
+
+def test_the_recheck_reads_every_followed_game_in_one_query_and_wakes_those_that_moved(
+    transactional_db, settings, django_assert_num_queries
+):
+    """Issue 25: a crowd of followed lobbies (a hostile client's polls) cost the hub a
+    connection and a query each per recheck, and announced changes waited behind them."""
+    settings.REDIS_URL = ""
+    games = [lobby() for _ in range(6)]
+    moved = games[2]
+    loop = asyncio.new_event_loop()
+
+    async def join_all():
+        return [notify.hub.join(game.pk) for game in games]
+
+    def given() -> dict[int, str | None]:
+        """What each page was handed since the last look (the hub wakes them in their loop)."""
+        loop.run_until_complete(asyncio.sleep(0.05))
+        found = {sub.game_id: sub.token for sub in subs}
+        for sub in subs:
+            sub.token = None
+        return found
+
+    subs = loop.run_until_complete(join_all())
+    try:
+        notify.hub._wake({game.pk for game in games}, {})  # as the hub last read them
+        assert given() == {game.pk: changes.token(game.pk) for game in games}
+        # A change nobody announced (the bot's process on the embedded default).
+        Game.objects.filter(pk=moved.pk).update(version=moved.version + 1)
+        with django_assert_num_queries(1):
+            rechecked = notify.hub._recheck(set())
+        assert list(rechecked) == [moved.pk]
+        notify.hub._wake(set(), rechecked)
+        woken = given()
+        assert woken.pop(moved.pk) == changes.token(moved.pk)
+        assert set(woken.values()) == {None}, "an unchanged table is not woken"
+    finally:
+        for sub in subs:
+            notify.hub.leave(sub)
+        loop.close()
