@@ -125,17 +125,13 @@ def take_live_slot(request, seconds: float) -> tuple[str, str] | None:
     # add() is atomic on every cache backend: two requests never hold one slot.
     slot = next((k for k in keys if k not in taken and cache.add(k, mine, timeout)), None)
     if slot is None:
-        raise too_many_live()
+        raise LimitReached(str(TOO_MANY_LIVE))
     return slot, mine
 
 
 TOO_MANY_LIVE = gettext_lazy(
     "Too many pages of tables are open from your connection. Close some, please."
 )
-
-
-def too_many_live() -> LimitReached:
-    return LimitReached(str(TOO_MANY_LIVE))
 
 
 class LiveHere:

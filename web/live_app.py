@@ -132,7 +132,9 @@ async def _refused(request: ASGIRequest, message) -> HttpResponse:
     its refused polls in a loop filled the server's accept queue when each refusal cost
     two threads, and a person's move waited a second and more behind them."""
     if params.wants_page(request):
-        return await sync_to_async(_page, thread_sensitive=False)(request, message)
+        return await sync_to_async(params.refused_unseen, thread_sensitive=False)(
+            request, message, 429
+        )
     language = translation.get_language_from_request(request)
     text = _texts.get((id(message), language))
     if text is None:
@@ -141,11 +143,6 @@ async def _refused(request: ASGIRequest, message) -> HttpResponse:
     response = JsonResponse({"ok": False, "message": text}, status=429)
     response["X-Content-Type-Options"] = "nosniff"
     return response
-
-
-def _page(request: ASGIRequest, message) -> HttpResponse:
-    with translation.override(translation.get_language_from_request(request)):
-        return params.refused(request, str(message), 429)
 
 
 # Messages of refusals by (message, language): a handful.

@@ -19,6 +19,7 @@ from functools import wraps
 from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -97,6 +98,13 @@ def refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
     if wants_page(request):
         return render(request, "web/refused.html", {"message": message}, status=status)
     return JsonResponse({"ok": False, "message": message}, status=status)
+
+
+def refused_unseen(request: HttpRequest, message, status: int) -> HttpResponse:
+    """``refused`` for a request refused before the middleware saw it (no language
+    activated yet): in the language the browser asks for."""
+    with translation.override(translation.get_language_from_request(request)):
+        return refused(request, str(message), status)
 
 
 def strict(view: Callable) -> Callable:

@@ -23,7 +23,6 @@ import time
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
-from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from web import clients, params
@@ -79,8 +78,7 @@ def over_rate(request) -> float:
 def refused(request, wait: float):
     """The 429 of a request over its client's rate: a page for a browser, JSON for a
     script (the table's script backs off on it), in the visitor's language."""
-    with translation.override(translation.get_language_from_request(request)):
-        response = params.refused(request, str(TOO_MANY), 429)
+    response = params.refused_unseen(request, TOO_MANY, 429)
     response["Retry-After"] = str(math.ceil(wait))
     return response
 
