@@ -1,6 +1,26 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import archive, card_art, events, play, players, tournaments, views
+
+
+class IdConverter:
+    """A row's id in a path: ASCII digits that fit the database's 64-bit integer. Beyond
+    it Django's ``int`` reached the query, which failed (a 500: "Python int too large to
+    convert to SQLite INTEGER"); here it is no such page (404)."""
+
+    regex = "[0-9]{1,19}"
+
+    def to_python(self, value: str) -> int:
+        number = int(value)
+        if number > play.MAX_ID:
+            raise ValueError(value)  # Django answers 404
+        return number
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
 
 app_name = "web"
 
@@ -11,11 +31,11 @@ urlpatterns = [
     path("art/<slug:slug>.svg", card_art.sprite, name="card-sprite"),
     path("leagues/", views.league_list, name="leagues"),
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
-    path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
-    path("tournaments/<int:pk>/entry/", tournaments.tournament_entry, name="tournament-entry"),
-    path("tournaments/<int:pk>/live/", tournaments.tournament_live, name="tournament-live"),
-    path("players/<int:pk>/", views.player_detail, name="player"),
-    path("games/<int:pk>/", views.game_detail, name="game"),
+    path("tournaments/<id:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("tournaments/<id:pk>/entry/", tournaments.tournament_entry, name="tournament-entry"),
+    path("tournaments/<id:pk>/live/", tournaments.tournament_live, name="tournament-live"),
+    path("players/<id:pk>/", views.player_detail, name="player"),
+    path("games/<id:pk>/", views.game_detail, name="game"),
     path("games/", archive.game_list, name="games"),
     path("players/", players.player_list, name="players"),
     path("leaderboard/", players.leaderboard, name="leaderboard"),
@@ -24,11 +44,11 @@ urlpatterns = [
     path("play/new/", play.create_table, name="play-create"),
     path("play/tg/", play.miniapp_entry, name="miniapp"),
     path("play/tg/signin/", play.miniapp_signin, name="miniapp-signin"),
-    path("play/<int:pk>/", play.table, name="table"),
-    path("play/<int:pk>/state/", play.state, name="table-state"),
-    path("play/<int:pk>/events/", events.events, name="table-events"),
-    path("play/<int:pk>/move/", play.move, name="table-move"),
-    path("play/<int:pk>/join/", play.join, name="table-join"),
-    path("play/<int:pk>/start/", play.start, name="table-start"),
-    path("play/<int:pk>/computer/", play.computer, name="table-computer"),
+    path("play/<id:pk>/", play.table, name="table"),
+    path("play/<id:pk>/state/", play.state, name="table-state"),
+    path("play/<id:pk>/events/", events.events, name="table-events"),
+    path("play/<id:pk>/move/", play.move, name="table-move"),
+    path("play/<id:pk>/join/", play.join, name="table-join"),
+    path("play/<id:pk>/start/", play.start, name="table-start"),
+    path("play/<id:pk>/computer/", play.computer, name="table-computer"),
 ]

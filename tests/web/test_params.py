@@ -250,3 +250,14 @@ def test_a_refused_new_table_form_comes_back_with_every_game_and_what_was_typed(
     assert f'<option value="{count}" selected>' in page
     assert page.count('value="hard" selected') == 1
     assert page.count('value="easy" selected') == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "path",
+    ["/play/{}/", "/play/{}/state/", "/games/{}/", "/players/{}/", "/tournaments/{}/"],
+)
+@pytest.mark.parametrize("number", ["9" * 19, "9" * 20, "1" + "0" * 400])
+def test_an_id_past_any_row_in_a_path_is_no_such_page_not_a_500_issue_25(client, path, number):
+    """Twenty digits reached the query through Django's ``int`` and failed there (500)."""
+    assert client.get(path.format(number)).status_code == 404
