@@ -70,6 +70,7 @@ HOST = "127.0.0.1"
 # live's (uvicorn).
 WEB_WORKERS = 3
 LIVE_WORKERS = 2
+GAME_WORKERS = 2
 SECRET = "bench-watchers-secret"
 TOKEN = "123456:bench-watchers"
 # A spectator that saw nothing newer this long after a move missed it.
@@ -132,8 +133,8 @@ class Site:
         prepare_site(services.env, self.log_dir)
         services.start_redis()
         queues = [settings.GAMES_QUEUE, settings.TELEGRAM_QUEUE, settings.COMPUTERS_QUEUE]
-        for _ in range(2):
-            services.start_worker(app="config", only=queues)
+        for _ in range(GAME_WORKERS):
+            services.start_worker(app="bench.watchers_worker", only=queues)
         command = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
         command += ["--bind", f"{HOST}:{port}", "--workers", str(WEB_WORKERS)]
         command += ["--worker-class", "gthread"]
@@ -152,7 +153,8 @@ class Site:
         return f"http://{HOST}:{port}", live
 
     def count(self) -> dict:
-        """The processes' counts added up; ``rss``: the live workers'."""
+        """The processes' counts added up (the game workers': their renders and
+        queries for the pages only); ``rss``: the live workers'; ``cpu``: the site's."""
         total = {"queries": 0, "renders": 0, "cpu": 0.0, "rss": 0}
         for _ in range(50):
             files = sorted(self.log_dir.glob(f"{self.counters.name}.*"))
@@ -161,10 +163,11 @@ class Site:
             except (OSError, ValueError):
                 time.sleep(0.1)
                 continue
-            if len(figures) >= WEB_WORKERS + LIVE_WORKERS:
+            if len(figures) >= WEB_WORKERS + LIVE_WORKERS + GAME_WORKERS:
                 for name, counted in figures:
                     for key in ("queries", "renders", "cpu"):
-                        total[key] += counted[key]
+                        if key != "cpu" or ".worker-" not in name:
+                            total[key] += counted[key]
                     if ".live-" in name:
                         total["rss"] += counted["rss"]
                 return total

@@ -9,7 +9,9 @@ whose ``post_worker_init`` hook starts the counting in each worker:
 
 Each process counts the database queries it makes and the tables it renders, and writes
 them, with its resident memory and CPU time, to its own file every 0.2 s for the bench to
-read (the site itself counts neither).
+read (the site itself counts neither). The game workers (``bench.watchers_worker``) count
+too: the tables they render for the spectators after each step, and the queries of that
+(their writer thread's), which the hubs of ``live`` made before (``web.notify._prepare``).
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ import time
 PROBES = ("/healthz", "/admin/login/", "/telegram/webhook")
 
 
-def count_into(path: str) -> None:
-    """Counts this process's queries (but the probes') and renders into ``path`` from
-    now on."""
+def count_into(path: str, thread: str | None = None) -> None:
+    """Counts this process's queries (but the probes'; ``thread``: only that thread's) and
+    renders into ``path`` from now on."""
     from django.core.signals import request_finished, request_started
     from django.db.backends.signals import connection_created
 
@@ -36,7 +38,9 @@ def count_into(path: str) -> None:
     probing = threading.local()
 
     def counted(execute, sql, params, many, context):
-        if not getattr(probing, "now", False):
+        if thread is not None and threading.current_thread().name != thread:
+            pass
+        elif not getattr(probing, "now", False):
             with lock:
                 queries[0] += 1
         return execute(sql, params, many, context)

@@ -129,9 +129,7 @@ def _render(game_id: int, player: Player | None, language: str) -> dict:
         _entries[(game_id, t.token, t.seat, language)] = (time.monotonic(), data)
         _latest[(game_id, t.seat, language)] = (started, data)
         _latest.move_to_end((game_id, t.seat, language))
-        for kept in (_entries, _latest):
-            while len(kept) > MAX_ENTRIES:
-                kept.popitem(last=False)
+        _trim()
     return data
 
 
@@ -169,15 +167,7 @@ def _look_elsewhere(game_id: int, token: str, language: str) -> dict | None:
             made_at, data = found
             age = time.time() - made_at
             if 0 <= age <= FRESH_SECONDS:
-                with _lock:
-                    entry = (time.monotonic() - age, data)
-                    _entries[(game_id, token, None, language)] = entry
-                    _entries[(game_id, data["token"], None, language)] = entry
-                    _latest[(game_id, None, language)] = entry
-                    _latest.move_to_end((game_id, None, language))
-                    for kept in (_entries, _latest):
-                        while len(kept) > MAX_ENTRIES:
-                            kept.popitem(last=False)
+                _keep(game_id, token, language, data, time.monotonic() - age)
                 return data
         # Django's Redis cache keeps a key whole seconds: the claim outlives the wait.
         if cache.add(f"{key}:making", 1, math.ceil(SHARED_WAIT_SECONDS)):
@@ -185,6 +175,30 @@ def _look_elsewhere(game_id: int, token: str, language: str) -> dict | None:
         if time.monotonic() >= deadline:
             return None
         time.sleep(SHARED_LOOK_SECONDS)
+
+
+def keep(game_id: int, token: str, tables: dict[str, dict]) -> None:
+    """The public's renders of ``game_id`` for ``token`` made by another process, by
+    language (its message carried them, ``notify``), kept here as made now."""
+    now = time.monotonic()
+    for language, data in tables.items():
+        _keep(game_id, token, language, data, now)
+
+
+def _keep(game_id: int, token: str, language: str, data: dict, made_at: float) -> None:
+    entry = (made_at, data)
+    with _lock:
+        _entries[(game_id, token, None, language)] = entry
+        _entries[(game_id, data["token"], None, language)] = entry
+        _latest[(game_id, None, language)] = entry
+        _latest.move_to_end((game_id, None, language))
+        _trim()
+
+
+def _trim() -> None:  # with _lock held
+    for kept in (_entries, _latest):
+        while len(kept) > MAX_ENTRIES:
+            kept.popitem(last=False)
 
 
 def forget() -> None:

@@ -6,8 +6,10 @@ given the latest change, not a backlog."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
+from concurrent import futures
 
 import pytest
 from django.test import Client
@@ -16,7 +18,7 @@ from django.urls import reverse
 from games.play.models import Game
 from games.play.signals import game_updated
 from tests import services
-from web import changes, notify
+from web import changes, notify, renders
 
 
 @pytest.fixture(autouse=True)
@@ -34,6 +36,16 @@ def no_earlier_pages():
     while notify.hub.connections() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert notify.hub.connections() == 0, "an earlier test left a page waiting"
+
+
+def close(loop: asyncio.AbstractEventLoop) -> None:
+    """A test's own loop closed with nothing pending (the clock's ticker)."""
+    pending = asyncio.all_tasks(loop)
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.wait(pending))
+    loop.close()
 
 
 def lobby() -> Game:
@@ -121,18 +133,131 @@ def test_the_recheck_reads_every_followed_game_in_one_query_and_wakes_those_that
 
     subs = loop.run_until_complete(join_all())
     try:
-        notify.hub._wake({game.pk for game in games}, {})  # as the hub last read them
+        futures.wait(notify.hub._wake({game.pk for game in games}, {}))  # as last read
         assert given() == {game.pk: changes.token(game.pk) for game in games}
         # A change nobody announced (the bot's process on the embedded default).
         Game.objects.filter(pk=moved.pk).update(version=moved.version + 1)
         with django_assert_num_queries(1):
             rechecked = notify.hub._recheck(set())
         assert list(rechecked) == [moved.pk]
-        notify.hub._wake(set(), rechecked)
+        futures.wait(notify.hub._wake(set(), rechecked))
         woken = given()
         assert woken.pop(moved.pk) == changes.token(moved.pk)
         assert set(woken.values()) == {None}, "an unchanged table is not woken"
     finally:
         for sub in subs:
             notify.hub.leave(sub)
-        loop.close()
+        close(loop)
+
+
+def test_a_game_being_woken_holds_up_no_other_game_and_is_woken_again_after_issue_24(
+    transactional_db, settings, monkeypatch
+):
+    """Twenty tables changing at once were woken in rounds, each waiting for its slowest
+    game: the changes announced meanwhile waited 0.2-0.5 s (``bench watchers``). Now a
+    slow game holds up only itself, and a change announced while it is being woken is
+    given once that wake ends, never beside it."""
+    settings.REDIS_URL = ""
+    slow, quick = lobby(), lobby()
+    gate, entered = threading.Event(), threading.Event()
+    wake_one = notify.hub._wake_one
+    woken: list[int] = []
+
+    def held(game_id, announced, token=None):
+        woken.append(game_id)
+        if game_id == slow.pk and not gate.is_set():
+            entered.set()
+            assert gate.wait(10)
+        wake_one(game_id, announced, token)
+
+    monkeypatch.setattr(notify.hub, "_wake_one", held)
+    loop = asyncio.new_event_loop()
+
+    async def join_all():
+        return {game.pk: notify.hub.join(game.pk) for game in (slow, quick)}
+
+    subs = loop.run_until_complete(join_all())
+    try:
+        notify.hub._wake({slow.pk, quick.pk}, {})
+        assert entered.wait(10)
+        assert loop.run_until_complete(subs[quick.pk].next(5)) == changes.token(quick.pk)
+        assert subs[slow.pk].token is None, "the slow game is still being woken"
+        notify.hub._wake({slow.pk}, {})  # a change of the slow game meanwhile
+        assert woken.count(slow.pk) == 1, "never woken twice at once"
+        gate.set()
+        assert loop.run_until_complete(subs[slow.pk].next(5)) == changes.token(slow.pk)
+        deadline = time.monotonic() + 5
+        while woken.count(slow.pk) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert woken.count(slow.pk) == 2, "the change announced meanwhile is woken after"
+    finally:
+        gate.set()
+        for sub in subs.values():
+            notify.hub.leave(sub)
+        close(loop)
+
+
+@pytest.mark.services
+def test_the_process_that_changed_a_table_sends_it_to_the_spectators_hubs_issue_24(
+    transactional_db, settings, django_assert_num_queries
+):
+    """Every hub woken by a change read its token, took the table from Redis or waited for
+    another hub to render it, and handed the game to its pool: under a crowd those steps
+    were most of the wait. Now the process that made the change renders the table in the
+    languages its spectators read (as their hubs noted) and sends it with the change; a
+    hub wakes the pages with it, no query and no render."""
+    settings.REDIS_URL = services.redis_url()
+    game = lobby()
+    made = renders.made
+    assert notify._prepare(game.pk) == str(game.pk), "nobody watches: the id alone"
+    assert renders.made == made, "a table no spectator follows is not rendered"
+    loop = asyncio.new_event_loop()
+
+    async def spectator():
+        return notify.hub.join(game.pk, "it")
+
+    sub = loop.run_until_complete(spectator())
+    try:
+        deadline = time.monotonic() + 10
+        while notify.watched(game.pk) != ["it"] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert notify.watched(game.pk) == ["it"], "the hub noted its spectator's language"
+        token = changes.token(game.pk)
+        message = notify._prepare(game.pk)
+        assert renders.made == made + 1
+        told = json.loads(message)
+        assert (told["id"], told["token"], list(told["tables"])) == (game.pk, token, ["it"])
+        renders.forget()  # as another process is: nothing made there
+        with django_assert_num_queries(0):
+            notify.hub._heard(message.encode())
+        assert loop.run_until_complete(sub.next(5)) == token
+        assert renders.made == made + 1, "the hub took the table the message carried"
+        assert renders.peek(game.pk, token, None, "it") == told["tables"]["it"]
+        # An older message (another process's, crossing this one) is not believed: the
+        # hub reads the game instead, and the pages are given its token as it is.
+        older = {**told, "token": "older"}
+        older["tables"] = {"it": {**told["tables"]["it"], "version": -1, "token": "older"}}
+        notify.hub._heard(json.dumps(older).encode())
+        assert loop.run_until_complete(sub.next(5)) == token
+    finally:
+        notify.hub.leave(sub)
+        close(loop)
+
+
+def test_a_message_that_does_not_parse_changes_nothing_issue_24(transactional_db, settings):
+    settings.REDIS_URL = ""
+    game = lobby()
+    loop = asyncio.new_event_loop()
+
+    async def spectator():
+        return notify.hub.join(game.pk, "en")
+
+    sub = loop.run_until_complete(spectator())
+    try:
+        for data in (b"", b"x1", b"{", b'{"id": 1}', b'{"id": "a", "token": 1, "tables": 2}'):
+            notify.hub._heard(data)
+        notify.hub._heard(b'{"id": %d, "token": "t", "tables": {"en": 3}}' % game.pk)
+        assert loop.run_until_complete(sub.next(0.3)) is None
+    finally:
+        notify.hub.leave(sub)
+        close(loop)
