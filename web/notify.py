@@ -453,20 +453,21 @@ class Hub:
         with self._lock:
             if game_id not in self._games:
                 return
+            older = version < self._told_versions.get(game_id, version)
+            if not older:
+                self._told_versions[game_id] = version
+        if older:  # its tables are not kept: a page would be given them as the latest
+            self._work.put(game_id)
+            return
         renders.keep(game_id, token, tables)
         with self._lock:
             subs = self._games.get(game_id)
             if not subs:
                 return
             languages = {sub.language for sub in subs if sub.language}
-            inline = (
-                game_id not in self._waking
-                and languages <= set(tables)
-                and version >= self._told_versions.get(game_id, version)
-            )
+            inline = game_id not in self._waking and languages <= set(tables)
             if inline:
                 self._waking.add(game_id)
-                self._told_versions[game_id] = version
         if not inline:
             self._work.put(game_id)
             return
