@@ -11,7 +11,7 @@ Each process counts the database queries it makes and the tables it renders, and
 them, with its resident memory and CPU time, to its own file every 0.2 s for the bench to
 read (the site itself counts neither). The game workers (``bench.watchers_worker``) count
 too: the tables they render for the spectators after each step, and the queries of that
-(their writer thread's), which the hubs of ``live`` made before (``web.notify._prepare``).
+(``web.notify._prepare``'s), which the hubs of ``live`` made before.
 """
 
 from __future__ import annotations
@@ -20,14 +20,15 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 
 # What the bench's probes ask (``watchers.probe``): their queries are not the tables'.
 PROBES = ("/healthz", "/admin/login/", "/telegram/webhook")
 
 
-def count_into(path: str, thread: str | None = None) -> None:
-    """Counts this process's queries (but the probes'; ``thread``: only that thread's) and
-    renders into ``path`` from now on."""
+def count_into(path: str, only: Callable[[], bool] | None = None) -> None:
+    """Counts this process's queries (but the probes'; ``only``: those made while it says
+    so) and renders into ``path`` from now on."""
     from django.core.signals import request_finished, request_started
     from django.db.backends.signals import connection_created
 
@@ -38,7 +39,7 @@ def count_into(path: str, thread: str | None = None) -> None:
     probing = threading.local()
 
     def counted(execute, sql, params, many, context):
-        if thread is not None and threading.current_thread().name != thread:
+        if only is not None and not only():
             pass
         elif not getattr(probing, "now", False):
             with lock:
