@@ -48,10 +48,12 @@ from django.utils.module_loading import import_string
 
 from . import clients, events, limits, params, play, request_rate
 from . import clock as web_clock
+from .urls import IdConverter
 
 log = logging.getLogger(__name__)
 
-LIVE_PATH = re.compile(r"/play/([0-9]{1,19})/(events|state)/")
+LIVE_PATH = re.compile(rf"/play/({IdConverter.regex})/(events|state)/")
+ROW_ID = IdConverter()
 VIEWS: dict[str, Callable[..., Awaitable[HttpResponse]]] = {
     "events": events.events,
     "state": play.state,
@@ -67,13 +69,25 @@ def route(django: Callable) -> Callable:
 
     async def application(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET":
-            found = LIVE_PATH.fullmatch(scope["path"])
-            if found is not None and int(found[1]) <= play.MAX_ID:
-                await serve(scope, receive, send, VIEWS[found[2]], int(found[1]))
+            live = _live(scope["path"])
+            if live is not None:
+                await serve(scope, receive, send, *live)
                 return
         await django(scope, receive, send)
 
     return application
+
+
+def _live(path: str) -> tuple[Callable[..., Awaitable[HttpResponse]], int] | None:
+    """The live view of ``path`` and its game's id, parsed as ``web.urls`` parses ids;
+    None for any other path (an id past any row: Django's 404)."""
+    found = LIVE_PATH.fullmatch(path)
+    if found is None:
+        return None
+    try:
+        return VIEWS[found[2]], ROW_ID.to_python(found[1])
+    except ValueError:
+        return None
 
 
 class Ended:
