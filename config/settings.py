@@ -129,6 +129,8 @@ SQLITE_PATH = Path(env.str("SQLITE_PATH", default=str(BASE_DIR / "var" / "catclu
 DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{SQLITE_PATH}")}
 DB_VENDOR = "sqlite" if "sqlite" in DATABASES["default"]["ENGINE"] else "postgresql"
 if DB_VENDOR == "sqlite":
+    # Django's backend, whose writers in this process take turns in order (config/sqlite).
+    DATABASES["default"]["ENGINE"] = "config.sqlite"
     # WAL lets readers work while a writer commits; IMMEDIATE takes the write lock at
     # BEGIN so that two game processors never interleave (SQLite's "row lock").
     DATABASES["default"]["OPTIONS"] = {
