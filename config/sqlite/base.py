@@ -31,6 +31,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import os
+import sqlite3
 import threading
 
 from django.db.backends.sqlite3 import base, operations
@@ -108,7 +109,7 @@ def writes(query: str) -> bool:
 def take_turn(turns: Turns, timeout: float) -> None:
     """Wait for the turn, as SQLite waits for its lock: "database is locked" at the end."""
     if not turns.take(timeout):
-        raise base.Database.OperationalError("database is locked (no turn in time)")
+        raise sqlite3.OperationalError("database is locked (no turn in time)")
 
 
 class Cursor(base.SQLiteCursorWrapper):
@@ -124,7 +125,7 @@ class Cursor(base.SQLiteCursorWrapper):
         self._rows = None
         if self.turns is None or self.connection.in_transaction or not writes(query):
             return super().execute(query, params)
-        with self._turn():
+        with self._turn(self.turns):
             super().execute(query, params)
             if self.description is not None:
                 self._rows = super().fetchall()
@@ -134,16 +135,16 @@ class Cursor(base.SQLiteCursorWrapper):
         self._rows = None
         if self.turns is None or self.connection.in_transaction or not writes(query):
             return super().executemany(query, param_list)
-        with self._turn():
+        with self._turn(self.turns):
             return super().executemany(query, param_list)
 
     @contextlib.contextmanager
-    def _turn(self):
-        take_turn(self.turns, self.timeout)
+    def _turn(self, turns: Turns):
+        take_turn(turns, self.timeout)
         try:
             yield
         finally:
-            self.turns.give()
+            turns.give()
 
     def fetchone(self):
         if self._rows is None:
