@@ -121,11 +121,19 @@ class Cursor(base.SQLiteCursorWrapper):
     timeout = 5.0
     _rows: list | None = None
 
+    def _turns_for(self, query: str) -> Turns | None:
+        """The turns a statement waits for: none when it reads, when it is part of a
+        transaction (which has its turn), or when the cursor has none."""
+        if self.connection.in_transaction or not writes(query):
+            return None
+        return self.turns
+
     def execute(self, query, params=None):
         self._rows = None
-        if self.turns is None or self.connection.in_transaction or not writes(query):
+        turns = self._turns_for(query)
+        if turns is None:
             return super().execute(query, params)
-        with self._turn(self.turns):
+        with self._turn(turns):
             super().execute(query, params)
             if self.description is not None:
                 self._rows = super().fetchall()
@@ -133,9 +141,10 @@ class Cursor(base.SQLiteCursorWrapper):
 
     def executemany(self, query, param_list):
         self._rows = None
-        if self.turns is None or self.connection.in_transaction or not writes(query):
+        turns = self._turns_for(query)
+        if turns is None:
             return super().executemany(query, param_list)
-        with self._turn(self.turns):
+        with self._turn(turns):
             return super().executemany(query, param_list)
 
     @contextlib.contextmanager
@@ -166,18 +175,23 @@ class Cursor(base.SQLiteCursorWrapper):
 
 
 _kept: dict[tuple, Kept] = {}
-_turns: dict[str, Turns] = {}
-_turns_guard = threading.Lock()
+_turns: dict[tuple, Turns] = {}
+_registries_guard = threading.Lock()
+
+
+def _one_per(registry: dict, key: tuple, make):
+    """The registry's entry for ``key`` (made once): no lock once it exists, since this is
+    asked for on every cursor, connection and close."""
+    found = registry.get(key)
+    if found is None:
+        with _registries_guard:
+            found = registry.setdefault(key, make())
+    return found
 
 
 def turns_of(name: str) -> Turns:
     """The turns of one database file in this process."""
-    key = str(name)
-    found = _turns.get(key)  # no lock once made: this is asked for every cursor
-    if found is None:
-        with _turns_guard:
-            found = _turns.setdefault(key, Turns())
-    return found
+    return _one_per(_turns, (os.getpid(), str(name)), Turns)
 
 
 def quoted(value) -> str:
@@ -199,8 +213,7 @@ class DatabaseOperations(operations.DatabaseOperations):
 def kept_for(settings_dict: dict) -> Kept:
     """The kept connections of a database and its options, in this process."""
     key = (os.getpid(), str(settings_dict["NAME"]), repr(sorted(settings_dict["OPTIONS"].items())))
-    with _turns_guard:
-        return _kept.setdefault(key, Kept())
+    return _one_per(_kept, key, Kept)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
