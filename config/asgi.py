@@ -1,12 +1,17 @@
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_application = get_asgi_application()
+django.setup(set_prefix=False)
 
-# Imported once Django is set up: it imports the views.
+# Imported once Django is set up: they import the views.
+from config.asgi_handler import Handler  # noqa: E402
+from web.clients import client_network  # noqa: E402
 from web.live_app import route  # noqa: E402
 
+# Django's requests in one hop to a thread each, taken in turn by client
+# (config/asgi_handler.py).
+django_application = Handler(client=client_network)
 # A table's stream and long poll straight from ASGI (web/live_app.py); the rest by Django.
 application = route(django_application)

@@ -1,7 +1,7 @@
 """The site served as production serves it, over ASGI (uvicorn, in a thread of the test's
-process, on the test database; the live requests by ``web.live_app``, as in
-``config.asgi``): pytest-django's live server is WSGI, under which a stream is read to its
-end before any of it is sent.
+process, on the test database; the live requests by ``web.live_app``, the rest by
+``config.asgi_handler``, as in ``config.asgi``): pytest-django's live server is WSGI,
+under which a stream is read to its end before any of it is sent.
 
 ``asgi_server`` is the site's address; ``asgi_site`` the server itself, which a test may
 stop (as a server that goes down: every connection dropped at once) and start again on
@@ -18,8 +18,9 @@ import time
 import pytest
 import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.core.asgi import get_asgi_application
 
+from config.asgi_handler import Handler
+from web.clients import client_network
 from web.live_app import route
 
 
@@ -52,7 +53,7 @@ class Site:
         assert self._server is None, "already serving"
         # Static files from the apps' folders, as the live server serves them (no
         # collectstatic).
-        application = ASGIStaticFilesHandler(route(get_asgi_application()))
+        application = ASGIStaticFilesHandler(route(Handler(client=client_network)))
         config = uvicorn.Config(
             application,
             host="127.0.0.1",

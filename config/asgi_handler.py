@@ -1,0 +1,165 @@
+"""Django's requests under ASGI answered as under WSGI, in one hop to a thread, the
+threads shared fairly between clients (issue 25).
+
+Django's own ``ASGIHandler`` runs the middleware chain on the event loop and each
+synchronous part in a thread of the request's own (asgiref's ``ThreadSensitiveContext``):
+every ``MiddlewareMixin``'s ``process_request`` and ``process_response``, the signals and
+the view, about twenty hops between the loop and that thread per request, each a thread
+handoff and a wait for the interpreter lock. On the embedded default, where one process
+serves the whole site, that was most of the work: ``/healthz`` cost 4.5 ms of CPU, a
+refused form 2.5-3 ms, and under issue 25's abuse bench the process ran out of CPU.
+
+Here the body is read on the loop (as Django does), the request is answered by Django's
+synchronous handler (the middleware loaded for synchronous use, as under WSGI: the same
+chain, the same order, the same ``request_started`` and ``request_finished`` signals), and
+the response is sent from the loop. The site has no asynchronous view outside the live
+requests, which ``web.live_app`` serves before this handler sees them. A response that
+streams from a synchronous iterator (a static file) is read in the thread; one that
+streams asynchronously is sent as Django sends it.
+
+The threads are few (``THREADS``): Python runs one at a time anyway, and each more
+runnable thread is one more share of the interpreter lock taken from the game steps and
+the table renders a person's click waits for (bench abuse on the embedded default, p95
+click to screen: 2 threads 475-515 ms, 4 threads 527-632, 32 threads 791-1058). The
+requests waiting for one are taken in turn by client (``FairThreads``): a burst from one
+address waits behind itself, not in front of everyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import Future
+
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers import base
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import HttpRequest, HttpResponse
+from django.urls import set_script_prefix
+
+# Requests answered at once. More wait, in turn by client; none waits for a table to
+# change here (the live requests never come here), and a write waits for its turn at
+# SQLite's lock a few milliseconds at most.
+THREADS = 2
+
+
+class FairThreads:
+    """A few threads answering requests, taken in turn by client: a client with many
+    requests waiting has one answered, then every other waiting client one, and so on."""
+
+    def __init__(self, threads: int, name: str):
+        self._ready = threading.Condition()
+        self._waiting: OrderedDict[str, deque[tuple[Future, Callable]]] = OrderedDict()
+        for n in range(threads):
+            threading.Thread(target=self._work, name=f"{name}-{n}", daemon=True).start()
+
+    def submit(self, client: str, call: Callable) -> Future:
+        future: Future = Future()
+        with self._ready:
+            self._waiting.setdefault(client, deque()).append((future, call))
+            self._ready.notify()
+        return future
+
+    def _next(self) -> tuple[Future, Callable]:
+        with self._ready:
+            while not self._waiting:
+                self._ready.wait()
+            client, calls = self._waiting.popitem(last=False)
+            taken = calls.popleft()
+            if calls:
+                self._waiting[client] = calls  # its next one after everyone else's
+            return taken
+
+    def _work(self) -> None:
+        while True:
+            future, call = self._next()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = call()
+            except BaseException as exc:  # the request's own error, raised in the loop
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+
+def remote_address(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "")
+
+
+class Handler(ASGIHandler):
+    """``ASGIHandler`` whose requests are answered by the synchronous handler in a few
+    threads, one hop there and one back. ``client``: whose request it is, for taking
+    turns (the site passes its trusted-proxy rule, ``web.clients.client_network``)."""
+
+    def __init__(
+        self, threads: int = THREADS, client: Callable[[HttpRequest], str] = remote_address
+    ):
+        base.BaseHandler.__init__(self)
+        self.load_middleware(is_async=False)
+        self._client = client
+        self._threads = FairThreads(threads, "django-request")
+
+    async def handle(self, scope, receive, send):
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        request, refused = self.create_request(scope, body_file)
+        client = "" if request is None else self._client(request)
+        # Each request in a context of its own, as asgiref gives each call: what a request
+        # sets (its language, its urlconf) stays with it, not with the thread.
+        answer = functools.partial(
+            contextvars.copy_context().run, self._answer, scope, request, refused, body_file
+        )
+        response, chunks = await asyncio.wrap_future(self._threads.submit(client, answer))
+        if chunks is None:  # asynchronous content: sent from the loop, then closed
+            loop = asyncio.get_running_loop()
+            try:
+                await self.send_response(response, send)
+            finally:
+                await loop.run_in_executor(None, response.close)
+            return
+        await self._send(response, chunks, send)
+
+    def _answer(
+        self, scope, request, refused, body_file
+    ) -> tuple[HttpResponse, list[bytes] | None]:
+        """In a thread: the response, with its body read and the response closed (the
+        request's end: ``request_finished``, its database connection given back), except
+        an asynchronous stream's (``None``)."""
+        try:
+            set_script_prefix(get_script_prefix(scope))
+            signals.request_started.send(sender=self.__class__, scope=scope)
+            response = refused if request is None else self.get_response(request)
+            if response.streaming and response.is_async:
+                return response, None
+            try:
+                chunks = list(response) if response.streaming else [response.content]
+            finally:
+                response.close()
+            return response, chunks
+        finally:
+            body_file.close()
+
+    async def _send(self, response: HttpResponse, chunks: list[bytes], send) -> None:
+        headers = [
+            (name.encode("ascii"), value.encode("latin1")) for name, value in response.items()
+        ]
+        for cookie in response.cookies.values():
+            headers.append((b"Set-Cookie", cookie.output(header="").encode("ascii").strip()))
+        await send(
+            {"type": "http.response.start", "status": response.status_code, "headers": headers}
+        )
+        parts = [piece for chunk in chunks for piece, _last in self.chunk_bytes(chunk)]
+        for i, part in enumerate(parts):
+            await send(
+                {"type": "http.response.body", "body": part, "more_body": i < len(parts) - 1}
+            )
+        if not parts:
+            await send({"type": "http.response.body", "body": b""})
