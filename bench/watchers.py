@@ -127,6 +127,7 @@ class Site:
                 "LONG_POLLS_PER_PROCESS": "1000",
                 "TABLES_PER_HOUR_PER_SESSION": "0",
                 "TABLES_PER_HOUR_PER_ADDRESS": "0",
+                "TABLES_PER_MINUTE_PER_ADDRESS": "0",
                 "WATCHERS_COUNTERS": str(self.counters),
             }
         )

@@ -326,6 +326,9 @@ LIVE_STREAMS_PER_PROCESS = env.int("LIVE_STREAMS_PER_PROCESS", default=10000)
 # office behind one address counts together).
 TABLES_PER_HOUR_PER_SESSION = env.int("TABLES_PER_HOUR_PER_SESSION", default=30)
 TABLES_PER_HOUR_PER_ADDRESS = env.int("TABLES_PER_HOUR_PER_ADDRESS", default=120)
+# And per minute per address: a person sets up a table and plays it; a script's hour of
+# tables at once is an hour of writes and of computers playing abandoned tables at once.
+TABLES_PER_MINUTE_PER_ADDRESS = env.int("TABLES_PER_MINUTE_PER_ADDRESS", default=4)
 # Table pages following their game (each holds one long poll or one stream open) at once
 # per address:
 # a household's few players with a few tabs each; one address cannot take all the places

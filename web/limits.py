@@ -2,7 +2,9 @@
 a default that a person playing never meets (README: "Limits"):
 
 - tables created per hour, per session (``TABLES_PER_HOUR_PER_SESSION``) and per client
-  address (``TABLES_PER_HOUR_PER_ADDRESS``);
+  address (``TABLES_PER_HOUR_PER_ADDRESS``), and per minute per client address
+  (``TABLES_PER_MINUTE_PER_ADDRESS``: an hour's tables are not all made at once, each of
+  them a write and, abandoned, computers playing on);
 - long polls and streams of the table (``/play/<id>/state/``, ``/play/<id>/events/``)
   open at once per client address
   (``LIVE_CONNECTIONS_PER_ADDRESS``), and long polls waiting at once in one WSGI process
@@ -37,6 +39,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from . import clients
 
 HOUR = 3600
+MINUTE = 60
 # Creation times of this session's tables in the last hour.
 SESSION_TABLES = "catclub_tables_created"
 # A live connection's slot outlives the longest poll by this much, so that a slot whose
@@ -72,26 +75,37 @@ def _give_back(key: str) -> None:
 @contextlib.contextmanager
 def table_creation(request) -> Iterator[None]:
     """Around the creation of a table: refused when this session or this client address
-    made too many tables in the last hour; counted when the block ends without error."""
+    made too many tables in the last hour, or the address in the last minute; counted
+    when the block ends without error."""
     now = time.time()
     recent = [t for t in request.session.get(SESSION_TABLES, []) if now - HOUR < t <= now]
     per_session = settings.TABLES_PER_HOUR_PER_SESSION
-    per_address = settings.TABLES_PER_HOUR_PER_ADDRESS
     too_many = LimitReached(
         _("You have set up many tables in the last hour. Please play those, or wait a while.")
     )
     if per_session and len(recent) >= per_session:
         raise too_many
-    key = None
-    if per_address:
-        hour = int(now // HOUR)
-        key = f"limits:tables:{clients.client_network(request)}:{hour}"
-        if not _take(key, per_address, HOUR + 60):
-            raise too_many
+    network = clients.client_network(request)
+    windows = (
+        (HOUR, settings.TABLES_PER_HOUR_PER_ADDRESS, too_many),
+        (
+            MINUTE,
+            settings.TABLES_PER_MINUTE_PER_ADDRESS,
+            LimitReached(_("You have set up many tables in the last minute. Wait a moment.")),
+        ),
+    )
+    taken: list[str] = []
     try:
+        for seconds, limit, refusal in windows:
+            if limit:
+                key = f"limits:tables:{seconds}:{network}:{int(now // seconds)}"
+                if not _take(key, limit, seconds + 60):
+                    _give_back(key)
+                    raise refusal
+                taken.append(key)
         yield
     except BaseException:
-        if key:  # nothing was made: it does not count
+        for key in taken:  # nothing was made: it does not count
             _give_back(key)
         raise
     request.session[SESSION_TABLES] = [*recent, now]

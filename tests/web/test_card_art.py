@@ -27,6 +27,7 @@ def new_table(slug: str) -> tuple[Client, Game]:
 @pytest.mark.parametrize("slug", [k.slug for k in catalog.all_games()])
 def test_every_card_of_a_table_is_a_symbol_of_its_games_sprite(slug, settings):
     settings.TABLES_PER_HOUR_PER_SESSION = settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+    settings.TABLES_PER_MINUTE_PER_ADDRESS = 0
     client, game = new_table(slug)
     html = client.get(reverse("web:table-state", args=[game.pk]) + "?token=").json()["html"]
     used = USE.findall(html)

@@ -34,6 +34,7 @@ def short_streams(settings):
     settings.LIVE_CONNECTIONS_PER_ADDRESS = 8
     settings.TABLES_PER_HOUR_PER_SESSION = 0
     settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+    settings.TABLES_PER_MINUTE_PER_ADDRESS = 0
 
 
 def new_table(client: Client, slug: str = "felix") -> Game:

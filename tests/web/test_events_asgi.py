@@ -27,6 +27,7 @@ def test_waiting_streams_hold_no_thread_each(asgi_server, settings):  # noqa: F8
     settings.LIVE_CONNECTIONS_PER_ADDRESS = 0
     settings.TABLES_PER_HOUR_PER_SESSION = 0
     settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+    settings.TABLES_PER_MINUTE_PER_ADDRESS = 0
     data = {"game": "felix", "name": "Ann", "computers": "2"}
     assert Client().post(reverse("web:play-create"), data).status_code == 302
     game = Game.objects.order_by("-pk").first()
@@ -64,6 +65,7 @@ def test_waiting_long_polls_hold_no_thread_each(asgi_server, settings):  # noqa:
     settings.LIVE_CONNECTIONS_PER_ADDRESS = 0
     settings.TABLES_PER_HOUR_PER_SESSION = 0
     settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+    settings.TABLES_PER_MINUTE_PER_ADDRESS = 0
     settings.TABLE_WAIT_SECONDS = 30
     data = {"game": "felix", "name": "Ann", "computers": "2"}
     assert Client().post(reverse("web:play-create"), data).status_code == 302

@@ -23,6 +23,7 @@ from web import clients
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TOO_MANY_TABLES = "You have set up many tables in the last hour."
+TOO_MANY_THIS_MINUTE = "You have set up many tables in the last minute. Wait a moment."
 TOO_MANY_PAGES = "Too many pages of tables are open from your connection."
 HARD_LIMIT = "Without signing in through Telegram a table may have 1 hard computer."
 
@@ -81,11 +82,51 @@ def test_a_table_that_was_not_made_does_not_count():
     assert create(client).status_code == 302
 
 
+def test_an_address_that_made_its_tables_for_the_minute_waits_for_the_next_issue_25(
+    settings, monkeypatch
+):
+    from web import limits
+
+    settings.TABLES_PER_HOUR_PER_SESSION = settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+    settings.TABLES_PER_MINUTE_PER_ADDRESS = 2
+    now = [1_800_000_000.0]  # the start of a minute
+    monkeypatch.setattr(limits.time, "time", lambda: now[0])
+    for _ in range(2):  # two visitors from one address, each with a fresh session
+        assert create(Client(REMOTE_ADDR="10.0.3.1")).status_code == 302
+    games = Game.objects.count()
+    now[0] += 30
+    refused_on_the_form(create(Client(REMOTE_ADDR="10.0.3.1")), TOO_MANY_THIS_MINUTE)
+    said = create(Client(REMOTE_ADDR="10.0.3.1", HTTP_ACCEPT_LANGUAGE="it"))
+    refused_on_the_form(said, "ultimo minuto. Aspetta un momento.")
+    assert Game.objects.count() == games
+    assert create(Client(REMOTE_ADDR="10.0.3.2")).status_code == 302  # another address
+    now[0] += 30  # the next minute
+    assert create(Client(REMOTE_ADDR="10.0.3.1")).status_code == 302
+
+
+def test_a_refusal_for_the_minute_does_not_count_for_the_hour_issue_25(settings, monkeypatch):
+    from web import limits
+
+    settings.TABLES_PER_HOUR_PER_SESSION = 0
+    settings.TABLES_PER_HOUR_PER_ADDRESS = 2
+    settings.TABLES_PER_MINUTE_PER_ADDRESS = 1
+    now = [1_800_000_000.0]
+    monkeypatch.setattr(limits.time, "time", lambda: now[0])
+    assert create(Client(REMOTE_ADDR="10.0.3.3")).status_code == 302
+    for _ in range(3):
+        refused_on_the_form(create(Client(REMOTE_ADDR="10.0.3.3")), TOO_MANY_THIS_MINUTE)
+    now[0] += 60
+    assert create(Client(REMOTE_ADDR="10.0.3.3")).status_code == 302  # the hour's second
+    now[0] += 60
+    refused_on_the_form(create(Client(REMOTE_ADDR="10.0.3.3")), TOO_MANY_TABLES)
+
+
 def test_the_limits_are_off_at_zero(settings):
     settings.TABLES_PER_HOUR_PER_SESSION = 0
     settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+    settings.TABLES_PER_MINUTE_PER_ADDRESS = 0
     client = Client()
-    for _ in range(4):
+    for _ in range(6):
         assert create(client).status_code == 302
 
 

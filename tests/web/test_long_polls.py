@@ -29,6 +29,7 @@ def polls(settings):
     settings.LONG_POLLS_PER_PROCESS = 4
     settings.TABLES_PER_HOUR_PER_SESSION = 0
     settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+    settings.TABLES_PER_MINUTE_PER_ADDRESS = 0
 
 
 def lobby(client: Client) -> Game:

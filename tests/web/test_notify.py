@@ -25,6 +25,7 @@ from web import changes, notify, renders
 def open_limits(settings):
     settings.TABLES_PER_HOUR_PER_SESSION = 0
     settings.TABLES_PER_HOUR_PER_ADDRESS = 0
+    settings.TABLES_PER_MINUTE_PER_ADDRESS = 0
 
 
 @pytest.fixture(autouse=True)
