@@ -238,8 +238,11 @@ class Hub:
                     self._languages.pop(sub.game_id, None)
                     self._told_versions.pop(sub.game_id, None)
 
-    def connections(self) -> int:
+    def connections(self, game_id: int | None = None) -> int:
+        """The connections waiting here: on ``game_id``, or on any game."""
         with self._lock:
+            if game_id is not None:
+                return len(self._games.get(game_id, ()))
             return sum(len(s) for s in self._games.values())
 
     def full(self) -> bool:
