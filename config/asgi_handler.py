@@ -42,9 +42,11 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import HttpRequest, HttpResponse
 from django.urls import set_script_prefix
 
-# Requests answered at once. More wait, in turn by client; none waits for a table to
-# change here (the live requests never come here), and a write waits for its turn at
-# SQLite's lock a few milliseconds at most.
+# Requests answered at once; more wait, in turn by client. None waits for a table to
+# change here (the live requests never come here): the longest a request holds its thread
+# is its wait for the database's writer (SQLite's one writer on the embedded default, the
+# only deployment where this handler serves the pages; in compose the web is gunicorn's
+# threads under WSGI, and ``live`` serves the live requests).
 THREADS = 2
 
 
