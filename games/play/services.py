@@ -578,10 +578,11 @@ def replace_with_computer(
             raise errors.GameOver()
         seat.strategy = strategy
         seat.save()
+        # The game's row changes with its seats: a processing step waiting for the lock
+        # then reads the seats again (``processing.lock_game``), and a lobby's pages see
+        # the swap (a lobby's change token reads the row's ``updated_at``).
+        game.save(update_fields=["updated_at"])
         if game.status == GameStatus.RUNNING:
-            # The game's row changes with its seats: a processing step waiting for the lock
-            # then reads the seats again (``processing.lock_game``).
-            game.save(update_fields=["updated_at"])
             transaction.on_commit(lambda: enqueue(game.pk))
     notify(game)
     return seat
