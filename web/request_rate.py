@@ -84,8 +84,10 @@ def refused(request, wait: float):
 
 
 class RequestRateMiddleware:
-    """First in the chain; under ASGI it counts on the event loop, and refuses a script
-    without taking a thread (a page's refusal renders a template, on one)."""
+    """First in the chain. The site's own ASGI handler (``config.asgi_handler``) runs the
+    chain in a thread, as WSGI does; under Django's asynchronous handlers (its test
+    client's) it counts on the event loop, and refuses a script without taking a thread
+    (a page's refusal renders a template, on one)."""
 
     sync_capable = True
     async_capable = True
