@@ -90,6 +90,15 @@ class FairThreads:
                 future.set_result(result)
 
 
+def response_start(response: HttpResponse) -> dict:
+    """The ASGI message that starts ``response``: its status, headers and cookies (as
+    Django's ``ASGIHandler.send_response`` writes them)."""
+    headers = [(name.encode("ascii"), value.encode("latin1")) for name, value in response.items()]
+    for cookie in response.cookies.values():
+        headers.append((b"Set-Cookie", cookie.output(header="").encode("ascii").strip()))
+    return {"type": "http.response.start", "status": response.status_code, "headers": headers}
+
+
 def remote_address(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
@@ -150,14 +159,7 @@ class Handler(ASGIHandler):
             body_file.close()
 
     async def _send(self, response: HttpResponse, chunks: list[bytes], send) -> None:
-        headers = [
-            (name.encode("ascii"), value.encode("latin1")) for name, value in response.items()
-        ]
-        for cookie in response.cookies.values():
-            headers.append((b"Set-Cookie", cookie.output(header="").encode("ascii").strip()))
-        await send(
-            {"type": "http.response.start", "status": response.status_code, "headers": headers}
-        )
+        await send(response_start(response))
         parts = [piece for chunk in chunks for piece, _last in self.chunk_bytes(chunk)]
         for i, part in enumerate(parts):
             await send(

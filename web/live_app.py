@@ -46,6 +46,8 @@ from django.utils import translation
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.module_loading import import_string
 
+from config.asgi_handler import response_start
+
 from . import clients, events, limits, params, play, request_rate
 from . import clock as web_clock
 from .urls import IdConverter
@@ -224,12 +226,7 @@ async def _finished(request, response: HttpResponse, middleware) -> HttpResponse
 
 
 async def _send(response: HttpResponse, send: Send, ended: Ended) -> None:
-    headers = [
-        (name.encode("latin-1"), value.encode("latin-1")) for name, value in response.items()
-    ]
-    for cookie in response.cookies.values():
-        headers.append((b"Set-Cookie", cookie.output(header="").strip().encode("ascii")))
-    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
+    await send(response_start(response))
     if not isinstance(response, StreamingHttpResponse):
         await _within_limit(send, {"type": "http.response.body", "body": response.content}, ended)
         return
