@@ -22,7 +22,10 @@ runnable thread is one more share of the interpreter lock taken from the game st
 the table renders a person's click waits for (bench abuse on the embedded default, p95
 click to screen: 2 threads 475-515 ms, 4 threads 527-632, 32 threads 791-1058). The
 requests waiting for one are taken in turn by client (``FairThreads``): a burst from one
-address waits behind itself, not in front of everyone else.
+address waits behind itself, not in front of everyone else. A client that the site does
+not favour (``favoured``: the site's is ``web.request_rate.in_good_standing``, a client
+asking fast or refused often) waits behind the others, and gets one turn in
+``BEHIND_EVERY`` while they wait, so that it is answered too, later.
 """
 
 from __future__ import annotations
@@ -48,46 +51,70 @@ from django.urls import set_script_prefix
 # only deployment where this handler serves the pages; in compose the web is gunicorn's
 # threads under WSGI, and ``live`` serves the live requests).
 THREADS = 2
+# While favoured clients wait, one turn in this many goes to the others; and the others'
+# requests take this many of the threads at most, so that a favoured request never waits
+# for all of them to finish with the others'.
+BEHIND_EVERY = 4
+BEHIND_THREADS = 1
+
+
+Waiting = OrderedDict[str, deque[tuple[Future, Callable]]]
 
 
 class FairThreads:
     """A few threads answering requests, taken in turn by client: a client with many
-    requests waiting has one answered, then every other waiting client one, and so on."""
+    requests waiting has one answered, then every other waiting client one, and so on;
+    the clients ``behind`` once no other waits, or every ``BEHIND_EVERY`` turns."""
 
     def __init__(self, threads: int, name: str):
         self._ready = threading.Condition()
-        self._waiting: OrderedDict[str, deque[tuple[Future, Callable]]] = OrderedDict()
+        self._waiting: Waiting = OrderedDict()
+        self._behind: Waiting = OrderedDict()
+        self._turns = 0
+        self._behind_running = 0
+        self._behind_threads = max(1, min(BEHIND_THREADS, threads - 1))
         for n in range(threads):
             threading.Thread(target=self._work, name=f"{name}-{n}", daemon=True).start()
 
-    def submit(self, client: str, call: Callable) -> Future:
+    def submit(self, client: str, call: Callable, behind: bool = False) -> Future:
         future: Future = Future()
         with self._ready:
-            self._waiting.setdefault(client, deque()).append((future, call))
+            waiting = self._behind if behind else self._waiting
+            waiting.setdefault(client, deque()).append((future, call))
             self._ready.notify()
         return future
 
-    def _next(self) -> tuple[Future, Callable]:
+    def _next(self) -> tuple[Future, Callable, bool]:
         with self._ready:
-            while not self._waiting:
+            while True:
+                may_behind = bool(self._behind) and self._behind_running < self._behind_threads
+                if self._waiting or may_behind:
+                    break
                 self._ready.wait()
-            client, calls = self._waiting.popitem(last=False)
-            taken = calls.popleft()
+            self._turns += 1
+            behind = may_behind and (not self._waiting or self._turns % BEHIND_EVERY == 0)
+            waiting = self._behind if behind else self._waiting
+            client, calls = waiting.popitem(last=False)
+            future, call = calls.popleft()
             if calls:
-                self._waiting[client] = calls  # its next one after everyone else's
-            return taken
+                waiting[client] = calls  # its next one after everyone else's
+            self._behind_running += behind
+            return future, call, behind
 
     def _work(self) -> None:
         while True:
-            future, call = self._next()
-            if not future.set_running_or_notify_cancel():
-                continue
+            future, call, behind = self._next()
             try:
-                result = call()
-            except BaseException as exc:  # the request's own error, raised in the loop
-                future.set_exception(exc)
-            else:
-                future.set_result(result)
+                if future.set_running_or_notify_cancel():
+                    try:
+                        future.set_result(call())
+                    except BaseException as exc:  # the request's own error, in the loop
+                        future.set_exception(exc)
+            finally:
+                if behind:
+                    with self._ready:
+                        self._behind_running -= 1
+                        self._ready.notify()
 
 
 def response_start(response: HttpResponse) -> dict:
@@ -106,14 +133,19 @@ def remote_address(request: HttpRequest) -> str:
 class Handler(ASGIHandler):
     """``ASGIHandler`` whose requests are answered by the synchronous handler in a few
     threads, one hop there and one back. ``client``: whose request it is, for taking
-    turns (the site passes its trusted-proxy rule, ``web.clients.client_network``)."""
+    turns (the site passes its trusted-proxy rule, ``web.clients.client_network``);
+    ``favoured``: whether that client's requests go before those of the others."""
 
     def __init__(
-        self, threads: int = THREADS, client: Callable[[HttpRequest], str] = remote_address
+        self,
+        threads: int = THREADS,
+        client: Callable[[HttpRequest], str] = remote_address,
+        favoured: Callable[[str], bool] = lambda client: True,
     ):
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
         self._client = client
+        self._favoured = favoured
         self._threads = FairThreads(threads, "django-request")
 
     async def handle(self, scope, receive, send):
@@ -128,7 +160,9 @@ class Handler(ASGIHandler):
         answer = functools.partial(
             contextvars.copy_context().run, self._answer, scope, request, refused, body_file
         )
-        response, chunks = await asyncio.wrap_future(self._threads.submit(client, answer))
+        behind = request is not None and not self._favoured(client)
+        answered = self._threads.submit(client, answer, behind)
+        response, chunks = await asyncio.wrap_future(answered)
         if chunks is None:  # asynchronous content: sent from the loop, then closed
             loop = asyncio.get_running_loop()
             try:

@@ -338,6 +338,9 @@ LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=8
 # once (web/request_rate.py): a person's pages ask a few times a second at most.
 REQUESTS_PER_SECOND_PER_ADDRESS = env.float("REQUESTS_PER_SECOND_PER_ADDRESS", default=20)
 REQUEST_BURST_PER_ADDRESS = env.int("REQUEST_BURST_PER_ADDRESS", default=120)
+# What a refused request (400, 403, 404, 405) costs its client, in requests: a person is
+# hardly ever refused; a script probing other people's tables, at every other request.
+REQUEST_COST_OF_REFUSAL = env.int("REQUEST_COST_OF_REFUSAL", default=10)
 # Long polls waiting at once in one WSGI process of the site (web/limits.py), where
 # each holds a thread while it waits (under ASGI a waiting poll holds none and counts in
 # LIVE_STREAMS_PER_PROCESS): few with Redis (production's WSGI processes serve the

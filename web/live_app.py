@@ -127,6 +127,7 @@ async def serve(scope: Scope, receive: Receive, send: Send, view, pk: int) -> No
         else:
             network = candidate
             response = await _respond(request, view, pk)
+            request_rate.answered(request, response.status_code)
         await _send(response, send, ended)
     except asyncio.CancelledError:
         if not ended.why:

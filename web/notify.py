@@ -369,7 +369,9 @@ class Hub:
         self._pool.submit(self._wake_game, game_id, again, None)
 
     def _wake_one(self, game_id: int, announced: bool, token: str | None = None) -> None:
-        """``token``: the game's, read already (a recheck); else it is read here."""
+        """``token``: the game's, read already (a recheck); else it is read here. The
+        seats' pages first (each renders its own table): a person's own table does not
+        wait for the spectators' render."""
         close_old_connections()
         try:
             if token is None:
@@ -377,10 +379,12 @@ class Hub:
             subs = self._changed(game_id, token, announced)
             if not subs or token is None:
                 return
-            _render_for_spectators(game_id, token, subs)
+            self._offer([sub for sub in subs if sub.language is None], token)
+            spectators = [sub for sub in subs if sub.language is not None]
+            _render_for_spectators(game_id, token, spectators)
         finally:
             connection.close()  # the hub holds no connection between its reads
-        self._offer(subs, token)
+        self._offer(spectators, token)
 
     @staticmethod
     def _offer(subs: list[Subscriber], token: str | None) -> None:

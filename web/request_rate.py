@@ -9,6 +9,16 @@ client network (``clients.client_network``: the trusted proxy's word, an IPv6 /6
 bucket of ``REQUEST_BURST_PER_ADDRESS`` requests, refilled at
 ``REQUESTS_PER_SECOND_PER_ADDRESS``; 0 turns the limit off.
 
+A request answered with a refusal (``REFUSALS``: a malformed parameter, a table that is not
+the client's to act on, an address that leads nowhere) costs its client
+``REQUEST_COST_OF_REFUSAL`` requests: a person's pages are almost never refused, while a
+script trying other people's tables or odd parameters is refused at every other request,
+and each of those is a whole request (the session, the database, a page) that people's
+clicks waited behind. Under the abuse bench such scripts took as many turns of the
+embedded server's threads as the people playing. The bucket also says who goes first
+when requests wait for a thread (``in_good_standing``, ``config.asgi_handler``): a client
+whose bucket is half empty waits behind the clients whose buckets are not.
+
 The buckets are this process's own (no round trip to Redis on every request): with several
 processes a client gets each process's rate, still far from a flood. The Telegram webhook
 (Telegram's own servers, which deliver every group's updates), the health check and the
@@ -30,6 +40,10 @@ from web import clients, params
 TOO_MANY = gettext_lazy("Too many requests from your connection. Wait a moment, please.")
 # Paths never counted: machines that the site trusts by other means.
 EXEMPT = ("/healthz", "/metrics", "/telegram/webhook")
+# The answers that cost a client ``REQUEST_COST_OF_REFUSAL`` requests. Not 429: a request
+# refused for a limit has been counted already, and a person with many tabs meets the
+# limit of live connections without doing anything wrong.
+REFUSALS = frozenset({400, 403, 404, 405})
 # Clients remembered at most; past it, those whose bucket is full again are forgotten.
 MAX_CLIENTS = 100_000
 
@@ -53,6 +67,22 @@ class Buckets:
                 self._forget_full(now, rate, burst)
             return 0.0
 
+    def charge(self, network: str, cost: float, rate: float, burst: float) -> None:
+        """``cost`` requests more taken from ``network``'s bucket: it may go below empty, by
+        a burst at most (its client then waits ``burst / rate`` seconds at most)."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, at = self._buckets.get(network, (burst, now))
+            tokens = min(burst, tokens + (now - at) * rate)
+            self._buckets[network] = (max(-burst, tokens - cost), now)
+
+    def level(self, network: str, rate: float, burst: float) -> float:
+        """What ``network``'s bucket holds now (full for a client not seen lately)."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, at = self._buckets.get(network, (burst, now))
+        return min(burst, tokens + (now - at) * rate)
+
     def _forget_full(self, now: float, rate: float, burst: float) -> None:
         full = [n for n, (t, at) in self._buckets.items() if t + (now - at) * rate >= burst]
         for network in full:
@@ -73,6 +103,28 @@ def over_rate(request) -> float:
         return 0.0
     burst = max(1, settings.REQUEST_BURST_PER_ADDRESS)
     return buckets.take(clients.client_network(request), rate, burst)
+
+
+def answered(request, status: int) -> None:
+    """Counts the answer: a refusal (``REFUSALS``) costs its client
+    ``REQUEST_COST_OF_REFUSAL`` requests more."""
+    rate = settings.REQUESTS_PER_SECOND_PER_ADDRESS
+    cost = settings.REQUEST_COST_OF_REFUSAL
+    if not rate or not cost or status not in REFUSALS or request.path.startswith(EXEMPT):
+        return
+    burst = max(1, settings.REQUEST_BURST_PER_ADDRESS)
+    buckets.charge(clients.client_network(request), cost, rate, burst)
+
+
+def in_good_standing(network: str) -> bool:
+    """Whether ``network``'s requests go first when requests wait for a thread: its bucket
+    is at least half full (every person's, whose pages ask a few times a second and are
+    not refused)."""
+    rate = settings.REQUESTS_PER_SECOND_PER_ADDRESS
+    if not rate:
+        return True
+    burst = max(1, settings.REQUEST_BURST_PER_ADDRESS)
+    return buckets.level(network, rate, burst) >= burst / 2
 
 
 def refused(request, wait: float):
@@ -102,12 +154,18 @@ class RequestRateMiddleware:
         if self.is_async:
             return self.__acall__(request)
         wait = over_rate(request)
-        return refused(request, wait) if wait else self.get_response(request)
+        if wait:
+            return refused(request, wait)
+        response = self.get_response(request)
+        answered(request, response.status_code)
+        return response
 
     async def __acall__(self, request):
         wait = over_rate(request)
         if not wait:
-            return await self.get_response(request)
+            response = await self.get_response(request)
+            answered(request, response.status_code)
+            return response
         if params.wants_page(request):
             return await sync_to_async(refused)(request, wait)
         return refused(request, wait)

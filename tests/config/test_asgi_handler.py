@@ -13,7 +13,7 @@ from django.test import override_settings
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 
-from config.asgi_handler import FairThreads, Handler
+from config.asgi_handler import BEHIND_EVERY, FairThreads, Handler
 
 seen: list[tuple[str, str]] = []
 
@@ -197,6 +197,48 @@ def test_waiting_requests_are_taken_in_turn_by_client_issue_25():
     for future in futures:
         future.result(5)
     assert order == ["a1", "a2", "b1", "a3", "a4", "a5"]
+
+
+def test_clients_not_favoured_wait_behind_the_others_and_are_answered_too_issue_25():
+    """One thread, busy; two requests of a client the site does not favour (a script
+    refused often), then three of a favoured one: the favoured go first, but for one turn
+    in ``BEHIND_EVERY``."""
+    threads = FairThreads(1, "test-fair")
+    busy, order = threading.Event(), []
+
+    def call(name):
+        def run():
+            if name == "x":
+                busy.wait(5)
+            order.append(name)
+
+        return run
+
+    futures = [threads.submit("x", call("x"))]
+    while not futures[0].running():
+        pass
+    futures += [threads.submit("b", call(f"b{n}"), behind=True) for n in (1, 2)]
+    futures += [threads.submit("a", call(f"a{n}")) for n in (1, 2, 3)]
+    busy.set()
+    for future in futures:
+        future.result(5)
+    assert BEHIND_EVERY == 4
+    assert order == ["x", "a1", "a2", "b1", "a3", "b2"]
+
+
+def test_clients_not_favoured_take_one_thread_at_most_issue_25():
+    """Two threads: while one answers a client not favoured, that client's next request
+    waits, and the other thread stays free for the favoured."""
+    threads = FairThreads(2, "test-fair")
+    release = threading.Event()
+    first = threads.submit("b", lambda: release.wait(5), behind=True)
+    while not first.running():
+        pass
+    second = threads.submit("b", lambda: "b2", behind=True)
+    assert threads.submit("a", lambda: "a1").result(5) == "a1"
+    assert not second.running() and not second.done()
+    release.set()
+    assert second.result(5) == "b2"
 
 
 def test_a_request_that_fails_fails_in_its_caller_and_the_thread_goes_on_issue_25():

@@ -258,3 +258,41 @@ def test_a_message_that_does_not_parse_changes_nothing_issue_24(monkeypatch):
     notify.hub._heard(b"7")
     notify.hub._heard(b'{"id": 7, "token": "t", "tables": {"en": {"version": 3}}}')
     assert heard == [(7,), (7, "t", 3, {"en": {"version": 3}})]
+
+
+def test_a_seats_page_is_woken_before_the_spectators_table_is_rendered_issue_25(
+    transactional_db, settings, monkeypatch
+):
+    """The hub renders the spectators' table before waking them; a seat's page renders
+    its own. Under the abuse bench, scripts long polling people's tables as spectators put
+    that render in front of every click of the people playing there."""
+    settings.REDIS_URL = ""
+    game = lobby()
+    gate, rendering = threading.Event(), threading.Event()
+    payload = renders.payload
+
+    def slow(game_id, token, player, language):
+        if player is None:
+            rendering.set()
+            assert gate.wait(10)
+        return payload(game_id, token, player, language)
+
+    monkeypatch.setattr(renders, "payload", slow)
+    loop = asyncio.new_event_loop()
+
+    async def join_both():
+        return notify.hub.join(game.pk), notify.hub.join(game.pk, "en")
+
+    seat, spectator = loop.run_until_complete(join_both())
+    try:
+        notify.hub.announce(game.pk)
+        assert rendering.wait(10)
+        assert loop.run_until_complete(seat.next(5)) == changes.token(game.pk)
+        assert spectator.token is None, "the spectators wait for their table"
+        gate.set()
+        assert loop.run_until_complete(spectator.next(5)) == changes.token(game.pk)
+    finally:
+        gate.set()
+        notify.hub.leave(seat)
+        notify.hub.leave(spectator)
+        close(loop)

@@ -63,3 +63,41 @@ def test_the_bucket_refills_at_the_rate(monkeypatch):
     now[0] += 0.5
     assert buckets.take("a", 2, 3) == 0
     assert buckets.take("a", 2, 3) > 0
+
+
+def test_a_refused_request_costs_its_client_more_and_others_nothing_issue_25(
+    client, limited, settings, db
+):
+    """A script probing other people's tables or odd addresses is refused at every other
+    request, each one a whole request; a refusal costs its client
+    ``REQUEST_COST_OF_REFUSAL`` requests, so that it reaches its rate far sooner than a
+    person, whose pages are not refused."""
+    settings.REQUEST_COST_OF_REFUSAL = 3
+    assert client.get("/no-such-page/", REMOTE_ADDR="203.0.113.20").status_code == 404
+    assert client.get("/no-such-page/", REMOTE_ADDR="203.0.113.20").status_code == 404
+    # 2 requests + 2 refusals × 3 > the burst of 5: refused at once now.
+    assert client.get("/rules/", REMOTE_ADDR="203.0.113.20").status_code == 429
+    for _ in range(5):  # answered, never refused: the plain rate
+        assert client.get("/rules/", REMOTE_ADDR="203.0.113.21").status_code == 200
+    assert client.get("/rules/", REMOTE_ADDR="203.0.113.21").status_code == 429
+
+
+def test_a_client_in_good_standing_has_half_its_bucket_or_more_issue_25(
+    client, limited, settings, db
+):
+    settings.REQUEST_COST_OF_REFUSAL = 3
+    assert request_rate.in_good_standing("203.0.113.30"), "a client not seen lately"
+    client.get("/rules/", REMOTE_ADDR="203.0.113.30")
+    assert request_rate.in_good_standing("203.0.113.30")
+    client.get("/no-such-page/", REMOTE_ADDR="203.0.113.30")
+    assert not request_rate.in_good_standing("203.0.113.30")
+
+
+def test_a_refusal_takes_the_bucket_below_empty_by_a_burst_at_most(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(request_rate.time, "monotonic", lambda: now[0])
+    buckets = request_rate.Buckets()
+    for _ in range(10):
+        buckets.charge("a", 10, 2, 4)
+    assert buckets.level("a", 2, 4) == -4
+    assert buckets.take("a", 2, 4) == pytest.approx(2.5), "(1 + 4) / 2 seconds to wait"

@@ -28,12 +28,15 @@ def test_start_serves_the_asgi_application_with_the_sweep_beside_it(monkeypatch,
     monkeypatch.setattr(start.Command, "sweep_forever", staticmethod(swept.set))
     monkeypatch.setattr(start, "call_command", lambda *a, **k: None)
     monkeypatch.setattr(start.uvicorn, "run", lambda app, **kw: served.update(kw, app=app))
-    start.Command().handle("[::1]:8123", no_bot=True, demo=False)
+    start.Command().handle("[::1]:8123", no_bot=True, demo=False, access_log=False)
     assert served["app"] == "config.asgi:application"
     assert (served["host"], served["port"]) == ("::1", 8123)
     assert served["proxy_headers"] is False  # web/clients.py decides whom to believe
     assert served["backlog"] == start.LISTEN_BACKLOG
+    assert served["access_log"] is False, "no line per request unless asked (issue 25)"
     assert swept.wait(5), "the sweep's thread starts beside the server"
+    start.Command().handle("[::1]:8123", no_bot=True, demo=False, access_log=True)
+    assert served["access_log"] is True
 
 
 def test_start_pushes_a_change_to_an_open_stream_on_the_embedded_default(tmp_path):
