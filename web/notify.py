@@ -43,7 +43,6 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.db import close_old_connections, connection
-from django.http import Http404
 
 from games import background_writes
 
@@ -98,18 +97,16 @@ def _prepare(game_id: int) -> str:
     hub reading the token, taking the table from Redis (or waiting for another to render
     it) and handing each game to its pool kept the pages of the last tables waiting
     0.3-0.5 s (``bench watchers``). The render is shared in Redis as well (``renders``):
-    the long polls of the web's processes take it from there. The token is the render's:
-    reading it first, and asking Redis whether another process was rendering this
-    change (none has heard of it yet), were a third of this work, which the next tables'
-    messages waited behind."""
+    the long polls of the web's processes take it from there."""
     try:
         languages = watched(game_id)
-        if not languages:
+        token = changes.token(game_id) if languages else None
+        if token is None:
             return str(game_id)
-        tables = {language: renders.render_and_share(game_id, language) for language in languages}
-    except Http404:  # gone meanwhile: nothing to show
-        return str(game_id)
-    except Exception:  # the database or Redis: each hub reads and renders it
+        tables = {
+            language: renders.payload(game_id, token, None, language) for language in languages
+        }
+    except Exception:  # gone meanwhile, or the database: each hub reads and renders it
         log.exception("preparing the table of game %s for its spectators", game_id)
         return str(game_id)
     finally:

@@ -114,17 +114,6 @@ def payload(game_id: int, token: str | None, player: Player | None, language: st
         return data
 
 
-def render_and_share(game_id: int, language: str) -> dict:
-    """The public's table rendered now, kept here and shared with the other processes
-    (with Redis), without asking whether one of them has it: for the process that just
-    changed the game, before it tells anyone (``notify``). Http404 when the game is
-    gone."""
-    data = _render(game_id, None, language)
-    if settings.REDIS_URL:
-        _share(game_id, data["token"], language, data)
-    return data
-
-
 def _render(game_id: int, player: Player | None, language: str) -> dict:
     global made
     started = time.monotonic()
