@@ -57,8 +57,7 @@ class Buckets:
         """One request of ``network``: 0 when allowed, else the seconds until it would be."""
         now = time.monotonic()
         with self._lock:
-            tokens, at = self._buckets.get(network, (burst, now))
-            tokens = min(burst, tokens + (now - at) * rate)
+            tokens = self._held(network, now, rate, burst)
             if tokens < 1:
                 self._buckets[network] = (tokens, now)
                 return (1 - tokens) / rate
@@ -72,15 +71,17 @@ class Buckets:
         a burst at most (its client then waits ``burst / rate`` seconds at most)."""
         now = time.monotonic()
         with self._lock:
-            tokens, at = self._buckets.get(network, (burst, now))
-            tokens = min(burst, tokens + (now - at) * rate)
+            tokens = self._held(network, now, rate, burst)
             self._buckets[network] = (max(-burst, tokens - cost), now)
 
     def level(self, network: str, rate: float, burst: float) -> float:
         """What ``network``'s bucket holds now (full for a client not seen lately)."""
-        now = time.monotonic()
         with self._lock:
-            tokens, at = self._buckets.get(network, (burst, now))
+            return self._held(network, time.monotonic(), rate, burst)
+
+    def _held(self, network: str, now: float, rate: float, burst: float) -> float:
+        """What ``network``'s bucket holds at ``now``, refilled (with _lock held)."""
+        tokens, at = self._buckets.get(network, (burst, now))
         return min(burst, tokens + (now - at) * rate)
 
     def _forget_full(self, now: float, rate: float, burst: float) -> None:
@@ -96,23 +97,26 @@ class Buckets:
 buckets = Buckets()
 
 
+def _limit() -> tuple[float, int]:
+    """The rate (0: no limit) and the burst, as the settings say now."""
+    return settings.REQUESTS_PER_SECOND_PER_ADDRESS, max(1, settings.REQUEST_BURST_PER_ADDRESS)
+
+
 def over_rate(request) -> float:
     """Counts the request: 0 to serve it, else the seconds until its client may ask again."""
-    rate = settings.REQUESTS_PER_SECOND_PER_ADDRESS
+    rate, burst = _limit()
     if not rate or request.path.startswith(EXEMPT):
         return 0.0
-    burst = max(1, settings.REQUEST_BURST_PER_ADDRESS)
     return buckets.take(clients.client_network(request), rate, burst)
 
 
 def answered(request, status: int) -> None:
     """Counts the answer: a refusal (``REFUSALS``) costs its client
     ``REQUEST_COST_OF_REFUSAL`` requests more."""
-    rate = settings.REQUESTS_PER_SECOND_PER_ADDRESS
+    rate, burst = _limit()
     cost = settings.REQUEST_COST_OF_REFUSAL
     if not rate or not cost or status not in REFUSALS or request.path.startswith(EXEMPT):
         return
-    burst = max(1, settings.REQUEST_BURST_PER_ADDRESS)
     buckets.charge(clients.client_network(request), cost, rate, burst)
 
 
@@ -120,10 +124,9 @@ def in_good_standing(network: str) -> bool:
     """Whether ``network``'s requests go first when requests wait for a thread: its bucket
     is at least half full (every person's, whose pages ask a few times a second and are
     not refused)."""
-    rate = settings.REQUESTS_PER_SECOND_PER_ADDRESS
+    rate, burst = _limit()
     if not rate:
         return True
-    burst = max(1, settings.REQUEST_BURST_PER_ADDRESS)
     return buckets.level(network, rate, burst) >= burst / 2
 
 

@@ -174,20 +174,27 @@ def test_a_client_gone_before_its_body_came_is_not_answered_issue_25(handler):
     assert sent == [] and seen == []
 
 
-def test_waiting_requests_are_taken_in_turn_by_client_issue_25():
-    """One thread, busy; a burst of five from one client, then one from another: the
-    other's goes second, not sixth."""
-    threads = FairThreads(1, "test-fair")
-    busy, order = threading.Event(), []
+def noting(order: list, first: str, busy: threading.Event):
+    """Calls that note their name in ``order`` when run; ``first`` waits for ``busy``
+    first, holding the thread meanwhile."""
 
     def call(name):
         def run():
-            if name == "a1":
+            if name == first:
                 busy.wait(5)
             order.append(name)
 
         return run
 
+    return call
+
+
+def test_waiting_requests_are_taken_in_turn_by_client_issue_25():
+    """One thread, busy; a burst of five from one client, then one from another: the
+    other's goes second, not sixth."""
+    threads = FairThreads(1, "test-fair")
+    busy, order = threading.Event(), []
+    call = noting(order, first="a1", busy=busy)
     futures = [threads.submit("a", call("a1"))]
     while not futures[0].running():
         pass
@@ -205,15 +212,7 @@ def test_clients_not_favoured_wait_behind_the_others_and_are_answered_too_issue_
     in ``BEHIND_EVERY``."""
     threads = FairThreads(1, "test-fair")
     busy, order = threading.Event(), []
-
-    def call(name):
-        def run():
-            if name == "x":
-                busy.wait(5)
-            order.append(name)
-
-        return run
-
+    call = noting(order, first="x", busy=busy)
     futures = [threads.submit("x", call("x"))]
     while not futures[0].running():
         pass
