@@ -1,5 +1,5 @@
-"""``python -m bench watchers [--n 100,1000,5000] [--tables 20] [--moves 3]``: many pages
-following live tables (issue 24), on the site's front-ends as compose runs them
+"""``python -m bench watchers [--n 100,1000,5000] [--tables 20] [--moves 5] [--together]``:
+many pages following live tables (issue 24), on the site's front-ends as compose runs them
 (``web`` under gunicorn's threads, ``live`` under gunicorn's two uvicorn workers for the
 streams, each process counting the queries and renders it makes:
 ``bench.watchers_server``), PostgreSQL (a database of its own on ``DATABASE_URL``'s
@@ -9,8 +9,11 @@ there, and announced on Redis pub/sub).
 Each level opens ``--tables`` tables (a person and two computers each, the person's own
 page streaming its seat) and ``N`` spectators, half of them on one hot table and the rest
 spread over all the tables; then the persons make
-``--moves`` moves each, all tables at once, a second apart. The spectators' pages are read
-by a process of their own (``bench.watchers_readers``). Prints, first a baseline of
+``--moves`` moves each, a second apart, as people at twenty tables play: each table at its
+own moment of the second (spread evenly over it). ``--together``: all tables at once, each
+round once the last round's moves were all sent (the worst case: twenty moves' work in the
+same instant). The spectators' pages are read by a process of their own
+(``bench.watchers_readers``). Prints, first a baseline of
 the long poll (spectators polling ``/state/``), then one line per level::
 
     longpoll N=100 p50_ms=<x> p95_ms=<x> max_ms=<x> missed=<k> queries_per_move=<x> ...
@@ -20,7 +23,7 @@ the long poll (spectators polling ``/state/``), then one line per level::
 ``*_ms``: from a person's move being applied (its ``processed_at``, stamped by the game
 worker's step) to each spectator of that table receiving a table newer than the one the
 person moved on; ``sent_p95_ms``: the same from the person's click, so with the wait for a
-game worker (20 moves at once, on two workers); ``missed``: spectator-moves with no such
+game worker (two workers for the twenty tables); ``missed``: spectator-moves with no such
 table within ``MISS_SECONDS``. ``queries_per_move`` and ``renders_per_move``: the site's
 queries and table renders (both front-ends) during the moves, per move (every page of the
 table counted: the spectators, the persons' own streams and their move requests; not the
@@ -376,8 +379,27 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+async def play(people: list[Person], moves: int, together: bool) -> None:
+    """Each person moves ``moves`` times, a second apart: each table at its own moment of
+    the second, as people who do not click in step; ``together``: every table at once."""
+    if together:
+        for m in range(moves):
+            await asyncio.gather(*(person.move(m) for person in people))
+            await asyncio.sleep(1.0)
+        return
+    start = time.monotonic()
+
+    async def plays(person: Person, phase: float) -> None:
+        for m in range(moves):
+            await asyncio.sleep(max(0.0, start + phase + m - time.monotonic()))
+            await person.move(m)  # waits for the person's turn, if it has not come yet
+
+    await asyncio.gather(*(plays(p, i / len(people)) for i, p in enumerate(people)))
+    await asyncio.sleep(1.0)
+
+
 async def level(
-    site: Site, base: str, port: int, kind: str, n: int, tables: int, moves: int
+    site: Site, base: str, port: int, kind: str, n: int, tables: int, moves: int, together: bool
 ) -> str:
     """One level: ``base`` is the web's address, ``port`` the live process's."""
     made = await asyncio.gather(*(new_person(base, port, i) for i in range(tables)))
@@ -409,9 +431,7 @@ async def level(
     print(f"{kind} N={n}: {len(watchers)} pages open, moving", file=sys.stderr, flush=True)
     for what, times in probed.items():
         tasks.append(asyncio.create_task(probe(prober, what, times)))
-    for m in range(moves):
-        await asyncio.gather(*(person.move(m) for person in people))
-        await asyncio.sleep(1.0)
+    await play(people, moves, together)
     await asyncio.sleep(3.0)
     after = site.count()
     applied = await asyncio.to_thread(applied_at, site.database.url, people)
@@ -461,10 +481,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--n", default="100,1000,5000", help="spectators per level")
         parser.add_argument("--tables", type=int, default=20)
-        parser.add_argument("--moves", type=int, default=3, help="moves per person per level")
+        parser.add_argument("--moves", type=int, default=5, help="moves per person per level")
+        parser.add_argument(
+            "--together", action="store_true", help="every table moves at the same instant"
+        )
         parser.add_argument("--no-baseline", action="store_true", help="skip the long poll's")
 
-    def handle(self, n, tables, moves, no_baseline, **options):
+    def handle(self, n, tables, moves, together, no_baseline, **options):
         levels = [int(x) for x in n.split(",") if x]
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server inherits it
@@ -473,7 +496,7 @@ class Command(BaseCommand):
             base, port = site.start()
             plan = ([] if no_baseline else [("longpoll", 100)]) + [("watchers", k) for k in levels]
             for kind, count in plan:
-                line = asyncio.run(level(site, base, port, kind, count, tables, moves))
+                line = asyncio.run(level(site, base, port, kind, count, tables, moves, together))
                 self.stdout.write(line)
                 self.stdout.flush()
                 if kind == "longpoll":
