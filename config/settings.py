@@ -340,7 +340,13 @@ REQUESTS_PER_SECOND_PER_ADDRESS = env.float("REQUESTS_PER_SECOND_PER_ADDRESS", d
 REQUEST_BURST_PER_ADDRESS = env.int("REQUEST_BURST_PER_ADDRESS", default=120)
 # What a refused request (400, 403, 404, 405) costs its client, in requests: a person is
 # hardly ever refused; a script probing other people's tables, at every other request.
-REQUEST_COST_OF_REFUSAL = env.int("REQUEST_COST_OF_REFUSAL", default=10)
+# By default only on the embedded server, where a client's bucket also decides who waits
+# for its two request threads (config/asgi_handler.py). With production's front-ends
+# (gunicorn's threads, no such turns) it only brought the 429 sooner, and the abuse
+# bench's people waited longer: click -> screen p95 0.94-1.21 s at 10, 0.79-0.90 s at 0
+# (three pairs in alternating order); on the embedded server 0.70-0.80 s at 10,
+# 0.77-0.82 s at 0.
+REQUEST_COST_OF_REFUSAL = env.int("REQUEST_COST_OF_REFUSAL", default=0 if REDIS_URL else 10)
 # Long polls waiting at once in one WSGI process of the site (web/limits.py), where
 # each holds a thread while it waits (under ASGI a waiting poll holds none and counts in
 # LIVE_STREAMS_PER_PROCESS): few with Redis (production's WSGI processes serve the

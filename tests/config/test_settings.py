@@ -30,6 +30,7 @@ print(json.dumps({
     "debug": settings.DEBUG,
     "hosts": settings.ALLOWED_HOSTS,
     "secure_cookies": settings.SESSION_COOKIE_SECURE and settings.CSRF_COOKIE_SECURE,
+    "refusal_cost": settings.REQUEST_COST_OF_REFUSAL,
 }))
 """
 
@@ -56,6 +57,8 @@ def test_embedded_default_is_sqlite_wal_and_in_process_tasks(tmp_path):
     assert conf["options"]["transaction_mode"] == "IMMEDIATE"
     assert conf["eager"] is True
     assert conf["cache"].endswith("LocMemCache")
+    # Issue 25: its request threads are taken by standing, which refusals lower.
+    assert conf["refusal_cost"] == 10
 
 
 def test_service_urls_switch_to_postgres_and_redis(tmp_path):
@@ -73,6 +76,8 @@ def test_service_urls_switch_to_postgres_and_redis(tmp_path):
     assert conf["cache"].endswith("RedisCache")
     assert conf["acks_late"] is True and conf["prefetch"] == 1
     assert conf["accept"] == ["json"]
+    # Issue 25: no request waits by standing there; a cost only made people wait longer.
+    assert conf["refusal_cost"] == 0
 
 
 def test_production_requires_a_secret_key(tmp_path):
