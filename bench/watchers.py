@@ -9,7 +9,7 @@ there, and announced on Redis pub/sub).
 Each level opens ``--tables`` tables (a person and two computers each, the person's own
 page streaming its seat) and ``N`` spectators, half of them on one hot table and the rest
 spread over all the tables; then the persons make
-``--moves`` moves each, a second apart, as people at twenty tables play: each table at its
+``--moves`` moves each, a second apart, as people at separate tables play: each table at its
 own moment of the second (spread evenly over it). ``--together``: all tables at once, each
 round once the last round's moves were all sent (the worst case: twenty moves' work in the
 same instant). The spectators' pages are read by a process of their own
