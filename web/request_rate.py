@@ -11,15 +11,14 @@ bucket of ``REQUEST_BURST_PER_ADDRESS`` requests, refilled at
 
 A request answered with a refusal (``REFUSALS``: a malformed parameter, a table that is not
 the client's to act on, an address that leads nowhere) costs its client
-``REQUEST_COST_OF_REFUSAL`` requests (by default on the embedded server only, where the
-bucket also orders the waits for a thread; see the setting for what was measured): a
-person's pages are almost never refused, while a script trying other people's tables or
-odd parameters is refused at every other request, and each of those is a whole request
-(the session, the database, a page) that people's clicks waited behind. Under the abuse
-bench such scripts took as many turns of the embedded server's threads as the people
-playing. The bucket also says who goes first
-when requests wait for a thread (``in_good_standing``, ``config.asgi_handler``): a client
-whose bucket is half empty waits behind the clients whose buckets are not.
+``REQUEST_COST_OF_REFUSAL`` requests (by default on the embedded server only; the setting
+says what was measured): a person's pages are almost never refused, while a script trying
+other people's tables or odd parameters is refused at every other request, and each of
+those is a whole request (the session, the database, a page) that people's clicks waited
+behind. Under the abuse bench such scripts took as many turns of the embedded server's
+threads as the people playing. The bucket also says who goes first when requests wait for
+a thread (``in_good_standing``, ``config.asgi_handler``): a client whose bucket is half
+empty waits behind the clients whose buckets are not.
 
 The buckets are this process's own (no round trip to Redis on every request): with several
 processes a client gets each process's rate, still far from a flood. The Telegram webhook
