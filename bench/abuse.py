@@ -510,9 +510,11 @@ class People:
         client.post("join", join["action"], {**join["fields"], "name": name})
         return table
 
-    def look(self, client: Client, table: int, token: str | None = None) -> dict | None:
-        """The table as the page's long poll brings it (with ``token``: once it differs);
-        None when the answer is no table (an error, a refusal)."""
+    def look(self, client: Client, table: int, current: dict | None = None) -> dict | None:
+        """The table as the page's long poll brings it (with ``current``: once it differs;
+        a poll that ends with no change answers its token alone, and the page keeps
+        ``current``); None when the answer is no table (an error, a refusal)."""
+        token = None if current is None else current["token"]
         query = "" if token is None else "?" + urllib.parse.urlencode({"token": token})
         path = f"/play/{table}/state/{query}"
         for _ in range(LOOK_TRIES):
@@ -522,6 +524,8 @@ class People:
             # As the page does: the server had no place for the poll to wait and says when
             # to ask again (a change shows then at once).
             self.run.stop.wait(answer["retry_ms"] / 1000 * random.uniform(0.5, 1.5))
+        if current is not None and answer.keys() == {"token"} and answer["token"] == token:
+            return current
         return answer if "html" in answer and "token" in answer else None
 
     def play(self, client: Client, table: int, rng: random.Random) -> None:
@@ -576,9 +580,9 @@ class People:
                 return
             fields = self.choose(current, rng)
             if fields is None:
-                current = self.look(client, table, current["token"])
+                current = self.look(client, table, current)
                 continue
-            current = self.click(client, table, current["token"], fields)
+            current = self.click(client, table, current, fields)
             time.sleep(rng.uniform(0.2, 0.6))  # a person looks before the next click
 
     def choose(self, current: dict, rng: random.Random) -> dict | None:
@@ -593,13 +597,13 @@ class People:
             self.run.normal_keys.add(key)
         return {"action": rng.choice(actions), "version": seen.group(1), "key": key}
 
-    def click(self, client, table: int, token: str, fields: dict):
+    def click(self, client, table: int, shown: dict, fields: dict):
         """A move while the page's long poll waits, as the page sends it; the click counts
         once the poll brings the changed table."""
         answer: dict = {}
 
         def poll() -> None:
-            answer["table"] = self.look(client, table, token)
+            answer["table"] = self.look(client, table, shown)
             answer["at"] = time.perf_counter()
 
         waiting = threading.Thread(target=poll, daemon=True)
@@ -609,7 +613,7 @@ class People:
         moved = client.post("move", f"/play/{table}/move/", fields)
         waiting.join()
         current = answer["table"]
-        if moved.json().get("ok") and current is not None and current["token"] != token:
+        if moved.json().get("ok") and current is not None and current["token"] != shown["token"]:
             with self.run.tally.lock:
                 self.run.tally.clicks.append((answer["at"] - started) * 1000)
         return current

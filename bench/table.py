@@ -68,8 +68,13 @@ class Browser:
         with self.opener.open(request, timeout=30) as r:
             return r.geturl(), r.read().decode()
 
-    def state(self, table: str, token: str) -> dict:
-        return json.loads(self.get(f"{table}state/?token={urllib.parse.quote(token)}")[1])
+    def state(self, table: str, current: dict | None = None) -> dict:
+        """The table once it differs from ``current`` (long polling), as the page keeps
+        it: a poll that ends with no change answers its token alone, and the page keeps
+        what it shows."""
+        token = urllib.parse.quote(current["token"] if current else "")
+        answer = json.loads(self.get(f"{table}state/?token={token}")[1])
+        return answer if "html" in answer or current is None else current
 
 
 def play(base: str, slug: str, computers: int, rng: random.Random, clicks: list, computer: list):
@@ -79,31 +84,31 @@ def play(base: str, slug: str, computers: int, rng: random.Random, clicks: list,
         "/play/new/", {"game": slug, "name": "Bench", "computers": str(computers)}
     )
     table = urllib.parse.urlparse(url).path
-    current = browser.state(table, "")
+    current = browser.state(table)
     while not over(current):
         actions = ACTION.findall(current["html"])
         if not actions:
-            current = browser.state(table, current["token"])
+            current = browser.state(table, current)
             continue
         mine = version(current)
-        current, started = click(browser, table, current["token"], rng.choice(actions), mine)
+        current, started = click(browser, table, current, rng.choice(actions), mine)
         clicks.append((time.perf_counter() - started) * 1000)
         # The computers' moves after the person's: the table shows more than that one move.
         while version(current) <= mine + 1 and not over(current):
             if ACTION.findall(current["html"]):
                 break  # the person acts again before any computer
-            current = browser.state(table, current["token"])
+            current = browser.state(table, current)
         if version(current) > mine + 1:
             computer.append((time.perf_counter() - started) * 1000)
 
 
-def click(browser: Browser, table: str, token: str, action: str, seen: int):
+def click(browser: Browser, table: str, current: dict, action: str, seen: int):
     """Send a move while the page's long poll waits, as the page does; returns the table
     the long poll brought and when the move was sent."""
     answer: dict = {}
 
     def poll() -> None:
-        answer.update(browser.state(table, token))
+        answer.update(browser.state(table, current))
 
     waiting = threading.Thread(target=poll)
     waiting.start()

@@ -346,7 +346,8 @@ async def state(request, pk: int):
     ``wait``: at most this many seconds (up to ``TABLE_WAIT_SECONDS``, the default).
     A poll waits on this process's hub (``waits.changed_token``), holding no thread under
     ASGI; one that would wait while this process has no place for it is answered at once:
-    429 with ``retry_ms``, when the page asks again (``_ask_again``)."""
+    429 with ``retry_ms``, when the page asks again (``_ask_again``). A wait that ends with
+    no change answers the token alone (``_unchanged``)."""
     seen = params.text(request.GET.get("token"), "token", max_length=MAX_TOKEN)
     limit = settings.TABLE_WAIT_SECONDS
     wait = params.number(request.GET.get("wait"), "wait", maximum=limit, default=limit)
@@ -371,8 +372,11 @@ async def _changed_table(request, pk: int, seen: str, deadline: float):
     current = await released(changes.token, shared=asgi)(pk)
     if current is None:
         raise Http404
-    if current != seen or time.monotonic() >= deadline:
+    if current != seen:
         return await _table_json(request, pk, current, asgi)
+    if time.monotonic() >= deadline:
+        _player, refused = await released(_player_or_403, shared=asgi)(request)
+        return refused or _unchanged(current)
     with _place_to_wait(asgi) as placed:
         if not placed:
             return _ask_again()
@@ -384,7 +388,17 @@ async def _changed_table(request, pk: int, seen: str, deadline: float):
         current = await changed_token(pk, seen, deadline, shared=asgi, language=language)
     if current is None:
         raise Http404
+    if current == seen:
+        return _unchanged(current)
     return JsonResponse(await payload(pk, current, player, translation.get_language(), asgi))
+
+
+def _unchanged(token: str) -> JsonResponse:
+    """The answer of a poll whose table did not change: its page has that table already
+    (it keeps what it shows when the token is the one it sent). Rendering it again for
+    every poll that waited in vain, five seconds each, was most of what a page left open
+    on a quiet lobby cost the server."""
+    return JsonResponse({"token": token})
 
 
 async def _table_json(request, pk: int, current: str, asgi: bool) -> JsonResponse:

@@ -9,11 +9,13 @@ and kept in a small per-process LRU (``MAX_ENTRIES``). What a seat keeps secret 
 payload of that seat only: the key holds the seat, which comes from the database (the
 viewer's seat now), never from the page.
 
-An entry is served for ``FRESH_SECONDS`` only: the turn clock in the table counts the
-seconds left from when it was rendered, and the pages woken by one change all ask within
-that time. Requests that miss at once make it once: the others wait for the first, and
-take its render even when the game moved past the token they asked for meanwhile (it was
-read after they asked).
+An entry is served for ``FRESH_SECONDS`` only when the table shows a turn clock, which
+counts the seconds left from when it was rendered (the pages woken by one change all ask
+within that time); one without a clock (a lobby, a game over, turns without a timer)
+changes only with its token and is served for ``STILL_SECONDS``: a page left open on a
+quiet lobby, reloaded or polled, costs no render. Requests that miss at once make it
+once: the others wait for the first, and take its render even when the game moved past
+the token they asked for meanwhile (it was read after they asked).
 
 With Redis, the public's render is shared by every process of the site too (the live
 service's workers, several machines on one Redis): the first process to need it renders
@@ -39,12 +41,13 @@ from django.utils import translation
 
 from games.play.models import Game, Player, Seat
 
-from .tables import table_context
+from .tables import shows_clock, table_context
 
 log = logging.getLogger(__name__)
 
 MAX_ENTRIES = 512
 FRESH_SECONDS = 1.0
+STILL_SECONDS = 10.0
 
 Key = tuple[int, str, int | None, str]
 Audience = tuple[int, int | None, str]
@@ -81,11 +84,16 @@ def peek(game_id: int, token: str, seat: int | None, language: str) -> dict | No
         found = _entries.get(key)
         if found is None:
             return None
-        if time.monotonic() - found[0] > FRESH_SECONDS:
+        if time.monotonic() - found[0] > fresh_for(found[1]["token"]):
             del _entries[key]
             return None
         _entries.move_to_end(key)
         return found[1]
+
+
+def fresh_for(token: str) -> float:
+    """How long a render of the table at ``token`` may be served."""
+    return FRESH_SECONDS if shows_clock(token) else STILL_SECONDS
 
 
 def payload(game_id: int, token: str | None, player: Player | None, language: str) -> dict:
@@ -133,7 +141,7 @@ def _render(game_id: int, player: Player | None, language: str) -> dict:
     return data
 
 
-_SHARED_KEPT = 10 * FRESH_SECONDS
+_SHARED_KEPT = max(10 * FRESH_SECONDS, STILL_SECONDS)
 
 
 def _shared_key(game_id: int, token: str, language: str) -> str:
@@ -166,7 +174,7 @@ def _look_elsewhere(game_id: int, token: str, language: str) -> dict | None:
         if found is not None:
             made_at, data = found
             age = time.time() - made_at
-            if 0 <= age <= FRESH_SECONDS:
+            if 0 <= age <= fresh_for(data["token"]):
                 _keep(game_id, token, language, data, time.monotonic() - age)
                 return data
         # Django's Redis cache keeps a key whole seconds: the claim outlives the wait.

@@ -292,3 +292,32 @@ def test_without_redis_at_hand_a_spectator_still_gets_the_table(redis_url, setti
     data = renders.payload(game.pk, token, None, "en")
     assert data["token"] == token and "tablebox" in data["html"]
     assert renders.made - before == 1
+
+
+def test_a_table_without_a_clock_is_rendered_once_while_it_stays(monkeypatch, settings):
+    """A render is served for FRESH_SECONDS when its table shows a turn clock (the clock
+    counts from the render) and for STILL_SECONDS when it shows none (a lobby): a page
+    left open on a quiet lobby, reloaded or polled again and again, costs no render.
+    (This process's renders only: the ones shared through Redis are tested above.)"""
+    settings.REDIS_URL = ""
+    client = Client()
+    data = {"game": "felix", "name": "Ann", "computers": "1", "friends": "1"}
+    assert client.post(reverse("web:play-create"), data).status_code == 302
+    lobby = Game.objects.order_by("-pk").first()
+    running = new_table(Client())
+    assert running.deadline is not None, "a running table with its turn clock"
+    now = time.monotonic()
+    monkeypatch.setattr(renders.time, "monotonic", lambda: now)
+    before = renders.made
+    for game in (lobby, running):
+        renders.payload(game.pk, changes.token(game.pk), None, "en")
+    assert renders.made - before == 2
+
+    now += renders.FRESH_SECONDS + 0.5
+    for game in (lobby, running):
+        renders.payload(game.pk, changes.token(game.pk), None, "en")
+    assert renders.made - before == 3, "the running table's clock moved: rendered again"
+
+    now += renders.STILL_SECONDS
+    renders.payload(lobby.pk, changes.token(lobby.pk), None, "en")
+    assert renders.made - before == 4, "no render is kept for ever"

@@ -19,7 +19,7 @@ from django.urls import reverse
 from games.play import services
 from games.play.models import Game
 from games.play.table import Table
-from web import changes, limits, notify
+from web import changes, limits, notify, renders
 
 
 @pytest.fixture(autouse=True)
@@ -42,6 +42,23 @@ def lobby(client: Client) -> Game:
 def state(client: Client, game: Game, token: str = "", wait: float | None = None):
     url = reverse("web:table-state", args=[game.pk]) + f"?token={token}"
     return client.get(url + ("" if wait is None else f"&wait={wait}"))
+
+
+def test_a_poll_that_waited_in_vain_answers_its_token_alone(transactional_db):
+    """A poll whose table did not change gets no table back (the page has it, and keeps
+    it when the token is the one it sent): each render of a quiet lobby for each of its
+    polls, five seconds apart, was most of what such pages cost (issue 25). A poll past
+    its token still gets the table."""
+    client = Client()
+    game = lobby(client)
+    first = state(client, game, wait=0).json()
+    assert "tablebox" in first["html"]
+    made = renders.made
+    for wait in (0, 0.3):
+        answer = state(client, game, first["token"], wait=wait)
+        assert answer.status_code == 200 and answer.json() == {"token": first["token"]}
+    assert renders.made == made
+    assert "tablebox" in state(client, game, "an-older-token", wait=0).json()["html"]
 
 
 def test_a_waiting_poll_makes_no_query_while_nothing_changes(transactional_db):

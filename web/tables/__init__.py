@@ -193,6 +193,13 @@ def change_token(game: Game, n_seats: int) -> str:
     return token
 
 
+def shows_clock(token: str) -> bool:
+    """Whether the table at ``token`` (``change_token``) shows a turn clock: running, with
+    a deadline. Only then does its render change while its token stays."""
+    parts = token.split(".")
+    return len(parts) < 4 or (parts[1] == GameStatus.RUNNING and parts[3] != "0")
+
+
 def viewer_seat(seats: list[Seat], player: Player | None) -> Seat | None:
     if player is None:
         return None
