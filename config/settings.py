@@ -334,6 +334,12 @@ TABLES_PER_MINUTE_PER_ADDRESS = env.int("TABLES_PER_MINUTE_PER_ADDRESS", default
 # a household's few players with a few tabs each; one address cannot take all the places
 # of LONG_POLLS_PER_PROCESS either.
 LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=8)
+# Seconds a stream or long poll refused for its address's limits waits before its 429
+# (under ASGI, on the event loop: web/limits.py hold_refusal), so that a script ignoring
+# Retry-After asks once per wait; 0 answers at once.
+LIVE_REFUSAL_SECONDS = env.float("LIVE_REFUSAL_SECONDS", default=2.0)
+if not 0 <= LIVE_REFUSAL_SECONDS <= 60:
+    raise ImproperlyConfigured("LIVE_REFUSAL_SECONDS must be between 0 and 60.")
 # Requests per second per client address, with a burst for a page that loads its files at
 # once (web/request_rate.py): a person's pages ask a few times a second at most.
 REQUESTS_PER_SECOND_PER_ADDRESS = env.float("REQUESTS_PER_SECOND_PER_ADDRESS", default=20)

@@ -15,15 +15,17 @@ a default that a person playing never meets (README: "Limits"):
   abandoned by a browser visitor is played on by its computers.
 
 A limit reached raises ``LimitReached``, whose message the view shows (429), and nothing
-is done. The per-address counts live in Django's default cache: Redis in production,
-shared by every web process; on the embedded default the process's memory, which is right
-there because one process (uvicorn) serves the whole site. The per-session
+is done (under ASGI a live request refused for its address's limits is answered a moment
+later: ``hold_refusal``). The per-address counts live in Django's default cache: Redis in
+production, shared by every web process; on the embedded default the process's memory,
+which is right there because one process (uvicorn) serves the whole site. The per-session
 count lives in the session, so that it follows a session whose key is rotated. Address
 counts are per client network (``clients.client_network``), from the trusted proxy only.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import threading
@@ -33,6 +35,7 @@ from collections.abc import Iterator
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.handlers.asgi import ASGIRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -45,6 +48,9 @@ SESSION_TABLES = "catclub_tables_created"
 # A live connection's slot outlives the longest poll by this much, so that a slot whose
 # process died with it frees itself soon after.
 LIVE_GRACE_SECONDS = 30
+# Refusals held back at once per client network in one process (``hold_refusal``); past
+# them a refusal is answered at once.
+REFUSALS_HELD_PER_ADDRESS = 16
 
 
 class LimitReached(Exception):
@@ -158,8 +164,11 @@ class LiveHere:
         self._lock = threading.Lock()
         self._open: dict[str, int] = {}
 
-    def enter(self, network: str) -> bool:
-        limit = settings.LIVE_CONNECTIONS_PER_ADDRESS
+    def enter(self, network: str, limit: int | None = None) -> bool:
+        """One more of ``network``'s, unless it has ``limit`` already (by default
+        ``LIVE_CONNECTIONS_PER_ADDRESS``; 0: no limit)."""
+        if limit is None:
+            limit = settings.LIVE_CONNECTIONS_PER_ADDRESS
         with self._lock:
             count = self._open.get(network, 0)
             if limit and count >= limit:
@@ -179,6 +188,30 @@ class LiveHere:
 
 
 live_here = LiveHere()
+refusals_held = LiveHere()
+
+
+async def hold_refusal(request, seconds: float) -> None:
+    """Waits before a live request refused for its address's limits (its rate, its live
+    connections) is answered: ``seconds``, ``LIVE_REFUSAL_SECONDS`` at most, on the event
+    loop (a socket and a coroutine, no thread, nothing read). A script that reopens its
+    refused polls at once, whatever Retry-After says, then asks once per wait instead of
+    several times a second: under the abuse bench such refusals were most of the ``live``
+    service's requests, each a connection, a parse and an answer, on both sides of the
+    same two cores. ``REFUSALS_HELD_PER_ADDRESS`` at most per address and process: past
+    them a refusal is answered at once. Under WSGI (a thread held) it is answered at once.
+    A person's page refused so (many tabs from one address) shows the same message, a
+    moment later."""
+    seconds = min(seconds, settings.LIVE_REFUSAL_SECONDS)
+    if seconds <= 0 or not isinstance(request, ASGIRequest):
+        return
+    network = clients.client_network(request)
+    if not refusals_held.enter(network, REFUSALS_HELD_PER_ADDRESS):
+        return
+    try:
+        await asyncio.sleep(seconds)
+    finally:
+        refusals_held.leave(network)
 
 
 def give_back_live_slot(slot: tuple[str, str] | None) -> None:

@@ -14,7 +14,8 @@ the same order:
 
 - the client's request rate (``request_rate``) first, then its live requests in this
   process (``limits.live_here``): a script past either is refused on the loop, without
-  the session, the middleware or a thread (``_refused``);
+  the session, the middleware or a thread (``_refused``), a moment later
+  (``limits.hold_refusal``);
 - Django's middleware, called inline on the loop: for these requests their work is
   headers and lazy objects (the session, loaded on first use off the loop; the visitor's
   language; the user). A session a view changed is saved off the loop;
@@ -120,9 +121,11 @@ async def serve(scope: Scope, receive: Receive, send: Send, view, pk: int) -> No
         request = ASGIRequest(scope, io.BytesIO())
         wait = request_rate.over_rate(request)
         if wait:
+            await limits.hold_refusal(request, wait)
             response = await _refused(request, request_rate.TOO_MANY)
             response["Retry-After"] = str(math.ceil(wait))
         elif not limits.live_here.enter(candidate := clients.client_network(request)):
+            await limits.hold_refusal(request, settings.LIVE_REFUSAL_SECONDS)
             response = await _refused(request, limits.TOO_MANY_LIVE)
         else:
             network = candidate

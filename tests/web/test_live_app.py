@@ -6,11 +6,13 @@ let go of."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import httpx
 import pytest
+from asgiref.sync import async_to_sync
 from django.core.signals import request_started
-from django.test import Client
+from django.test import AsyncClient, Client, RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
@@ -73,8 +75,10 @@ def test_live_requests_get_djangos_refusals(asgi_server, settings):  # noqa: F81
     assert host.status_code == 400  # ALLOWED_HOSTS, as everywhere
     settings.REQUESTS_PER_SECOND_PER_ADDRESS = 1
     settings.REQUEST_BURST_PER_ADDRESS = 2
-    codes = [httpx.get(f"{asgi_server}/play/{game.pk}/state/?wait=0").status_code for _ in range(4)]
-    assert codes[-1] == 429
+    answers = [httpx.get(f"{asgi_server}/play/{game.pk}/state/?wait=0") for _ in range(4)]
+    # A refusal is answered once its client may ask again (LIVE_REFUSAL_SECONDS at most).
+    assert [a.status_code for a in answers[:3]] == [200, 200, 429]
+    assert answers[2].headers["Retry-After"] == "1"
 
 
 def test_a_stream_whose_page_left_gives_everything_back(asgi_server, settings):  # noqa: F811
@@ -181,3 +185,71 @@ def test_the_site_routes_live_paths_only():
         asyncio.run(app({"type": "http", "method": "GET", "path": path}, None, None))
     asyncio.run(app({"type": "http", "method": "POST", "path": "/play/12/state/"}, None, None))
     assert seen == ["/play/12/", "/play/12/move/", "/play/x/state/", "/healthz", "/play/12/state/"]
+
+
+def quiet_lobby() -> Game:
+    data = {"game": "felix", "name": "Ann", "computers": "1", "friends": "1"}
+    assert Client().post(reverse("web:play-create"), data).status_code == 302
+    return Game.objects.order_by("-pk").first()
+
+
+def test_a_poll_past_the_addresss_limit_is_refused_a_moment_later(
+    asgi_server,  # noqa: F811
+    settings,
+    monkeypatch,
+):
+    """LIVE_REFUSAL_SECONDS (issue 25): a live request refused for its address's limits
+    is answered after that wait, on the event loop, so that a script reopening its refused
+    polls at once asks once per wait; REFUSALS_HELD_PER_ADDRESS at most are held, the
+    rest answered at once, and at 0 every refusal is."""
+    settings.LIVE_CONNECTIONS_PER_ADDRESS = 1
+    settings.LIVE_REFUSAL_SECONDS = 2.0
+    settings.TABLE_WAIT_SECONDS = 10.0
+    monkeypatch.setattr(limits, "REFUSALS_HELD_PER_ADDRESS", 1)
+    game = quiet_lobby()
+    url = f"{asgi_server}/play/{game.pk}/state/"
+    token = httpx.get(f"{url}?wait=0").json()["token"]
+
+    async def refusals() -> list[tuple[int, float]]:
+        async with httpx.AsyncClient(timeout=20) as client:
+            waiting = asyncio.create_task(client.get(url, params={"token": token, "wait": 6}))
+            for _ in range(100):  # the address's one place taken
+                if limits.live_here.open("127.0.0.1") == 1:
+                    break
+                await asyncio.sleep(0.02)
+
+            async def refused() -> tuple[int, float]:
+                started = time.monotonic()
+                response = await client.get(url, params={"token": token, "wait": 6})
+                return response.status_code, time.monotonic() - started
+
+            held = asyncio.create_task(refused())
+            await asyncio.sleep(0.3)
+            at_once = await refused()  # one is held already: answered at once
+            answers = [await held, at_once]
+            settings.LIVE_REFUSAL_SECONDS = 0
+            answers.append(await refused())
+            waiting.cancel()
+            return answers
+
+    (held, held_for), (second, second_for), (off, off_for) = asyncio.run(refusals())
+    assert held == second == off == 429
+    assert held_for >= 2.0
+    assert second_for < 1.5 and off_for < 1.5
+
+
+def test_a_poll_refused_for_the_addresss_places_elsewhere_is_held_too(settings):
+    """The address's places are counted across processes (``take_live_slot``): a poll
+    this process let in but the address has no place for is held back the same way."""
+    settings.LIVE_CONNECTIONS_PER_ADDRESS = 1
+    settings.LIVE_REFUSAL_SECONDS = 1.0
+    game = quiet_lobby()
+    taken = limits.take_live_slot(RequestFactory().get("/", REMOTE_ADDR="127.0.0.1"), 10)
+    try:
+        started = time.monotonic()
+        get = async_to_sync(AsyncClient().get)
+        response = get(reverse("web:table-state", args=[game.pk]), REMOTE_ADDR="127.0.0.1")
+        assert response.status_code == 429
+        assert time.monotonic() - started >= 1.0
+    finally:
+        limits.give_back_live_slot(taken)
