@@ -75,7 +75,7 @@ async def events(request, pk: int):
             request, settings.LIVE_STREAM_SECONDS
         )
     except limits.LimitReached as exc:
-        await limits.hold_refusal(request, settings.LIVE_REFUSAL_SECONDS)
+        await limits.hold_refusal(request)
         return await sync_to_async(params.refused)(request, exc.message, 429)
     try:
         player, refused = await released(_viewer, shared=True)(request, pk)

@@ -191,18 +191,19 @@ live_here = LiveHere()
 refusals_held = LiveHere()
 
 
-async def hold_refusal(request, seconds: float) -> None:
+async def hold_refusal(request, seconds: float | None = None) -> None:
     """Waits before a live request refused for its address's limits (its rate, its live
-    connections) is answered: ``seconds``, ``LIVE_REFUSAL_SECONDS`` at most, on the event
-    loop (a socket and a coroutine, no thread, nothing read). A script that reopens its
-    refused polls at once, whatever Retry-After says, then asks once per wait instead of
-    several times a second: under the abuse bench such refusals were most of the ``live``
-    service's requests, each a connection, a parse and an answer, on both sides of the
-    same two cores. ``REFUSALS_HELD_PER_ADDRESS`` at most per address and process: past
-    them a refusal is answered at once. Under WSGI (a thread held) it is answered at once.
-    A person's page refused so (many tabs from one address) shows the same message, a
-    moment later."""
-    seconds = min(seconds, settings.LIVE_REFUSAL_SECONDS)
+    connections) is answered: ``LIVE_REFUSAL_SECONDS``, or ``seconds`` (the rate's own
+    wait) when shorter, on the event loop (a socket and a coroutine, no thread, nothing
+    read). A script that reopens its refused polls at once, whatever Retry-After says,
+    then asks once per wait instead of several times a second: under the abuse bench such
+    refusals were most of the ``live`` service's requests, each a connection, a parse and
+    an answer, on both sides of the same two cores. ``REFUSALS_HELD_PER_ADDRESS`` at most
+    per address and process: past them a refusal is answered at once. Under WSGI (a thread
+    held) it is answered at once. A person's page refused so (many tabs from one address)
+    shows the same message, a moment later."""
+    limit = settings.LIVE_REFUSAL_SECONDS
+    seconds = limit if seconds is None else min(seconds, limit)
     if seconds <= 0 or not isinstance(request, ASGIRequest):
         return
     network = clients.client_network(request)

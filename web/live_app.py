@@ -125,7 +125,7 @@ async def serve(scope: Scope, receive: Receive, send: Send, view, pk: int) -> No
             response = await _refused(request, request_rate.TOO_MANY)
             response["Retry-After"] = str(math.ceil(wait))
         elif not limits.live_here.enter(candidate := clients.client_network(request)):
-            await limits.hold_refusal(request, settings.LIVE_REFUSAL_SECONDS)
+            await limits.hold_refusal(request)
             response = await _refused(request, limits.TOO_MANY_LIVE)
         else:
             network = candidate

@@ -356,7 +356,7 @@ async def state(request, pk: int):
         # First, so that a poll over the limit costs no query.
         slot = await released(limits.take_live_slot, shared=True)(request, limit)
     except limits.LimitReached as exc:
-        await limits.hold_refusal(request, settings.LIVE_REFUSAL_SECONDS)
+        await limits.hold_refusal(request)
         return await sync_to_async(params.refused)(request, exc.message, 429)
     try:
         return await _changed_table(request, pk, seen, deadline)
