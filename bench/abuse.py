@@ -77,7 +77,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.utils import load_backend
 
 from bench.soak_services import OwnDatabase, Process, Services, prepare_site, wait_for_port
-from bench.table import ACTION, VERSION, free_port
+from bench.table import ACTION, VERSION, free_port, kept
 from games import catalog
 from games.play import levels
 from games.play.models import Game, GameStatus, Move, MoveSource, Player, Seat
@@ -524,8 +524,7 @@ class People:
             # As the page does: the server had no place for the poll to wait and says when
             # to ask again (a change shows then at once).
             self.run.stop.wait(answer["retry_ms"] / 1000 * random.uniform(0.5, 1.5))
-        if current is not None and answer.keys() == {"token"} and answer["token"] == token:
-            return current
+        answer = kept(answer, current)
         return answer if "html" in answer and "token" in answer else None
 
     def play(self, client: Client, table: int, rng: random.Random) -> None:

@@ -73,8 +73,14 @@ class Browser:
         it: a poll that ends with no change answers its token alone, and the page keeps
         what it shows."""
         token = urllib.parse.quote(current["token"] if current else "")
-        answer = json.loads(self.get(f"{table}state/?token={token}")[1])
-        return answer if "html" in answer or current is None else current
+        return kept(json.loads(self.get(f"{table}state/?token={token}")[1]), current)
+
+
+def kept(answer: dict, current: dict | None) -> dict:
+    """What a page shows after its poll's ``answer``: ``current`` when the poll ended with
+    no change (its token alone, the one the page sent), else the answer."""
+    unchanged = current is not None and answer.keys() == {"token"}
+    return current if unchanged and answer["token"] == current["token"] else answer
 
 
 def play(base: str, slug: str, computers: int, rng: random.Random, clicks: list, computer: list):
