@@ -237,7 +237,7 @@ class Services:
         if asgi:
             command += ["config.asgi:application", "--worker-class", "config.asgi_worker.Worker"]
         else:
-            command += ["config.wsgi:application", "--worker-class", "gthread"]
+            command += ["config.wsgi:application", "--worker-class", "config.wsgi_worker.Worker"]
             command += ["--threads", str(threads)]
         command += ["--timeout", "75", "--no-control-socket"]  # its default path is shared
         web = Process(self._name("web"), command, self.env, self.log_dir).start()

@@ -141,7 +141,7 @@ class Site:
             services.start_worker(app="bench.watchers_worker", only=queues)
         command = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
         command += ["--bind", f"{HOST}:{port}", "--workers", str(WEB_WORKERS)]
-        command += ["--worker-class", "gthread"]
+        command += ["--worker-class", "config.wsgi_worker.Worker"]
         command += ["--threads", "32", "--timeout", "75", "--no-control-socket"]
         command += ["-c", "python:bench.watchers_server"]
         services.others["web"] = Process("web", command, services.env, self.log_dir).start()

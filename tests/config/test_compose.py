@@ -101,6 +101,22 @@ def test_games_and_telegram_syncs_have_workers_of_their_own(tmp_path, settings):
     assert option(services_["sync-worker"]["command"], "--pool") == "prefork"
 
 
+def test_the_computers_and_the_reviews_take_what_cpu_people_leave(tmp_path):
+    """Issue 25: between containers the CPU is shared by weight, not by niceness (which
+    orders a container's own processes only): the computers' and the reviews' workers
+    have smaller shares than everything else, and are niced inside."""
+    services_ = rendered_config(tmp_path)["services"]
+    default = 1024
+    for name in ("computer-worker", "review-worker"):
+        assert services_[name]["command"].startswith("nice -n "), name
+        assert int(services_[name]["cpu_shares"]) < default, name
+    assert int(services_["review-worker"]["cpu_shares"]) < int(
+        services_["computer-worker"]["cpu_shares"]
+    )
+    others = set(services_) - {"computer-worker", "review-worker"}
+    assert all(int(services_[n].get("cpu_shares", default)) == default for n in others)
+
+
 def test_the_webhook_stays_on_threads_and_the_streams_have_asgi_workers(tmp_path):
     """Issue 24: the tables' event streams hold sockets, not threads (uvicorn workers, the
     `live` service); the site, the admin and the Telegram webhook stay on gunicorn's
@@ -111,7 +127,7 @@ def test_the_webhook_stays_on_threads_and_the_streams_have_asgi_workers(tmp_path
         " ".join(web) if isinstance(web, list) else web,
         " ".join(live) if isinstance(live, list) else live,
     )
-    assert "config.wsgi:application" in web and "gthread" in web
+    assert "config.wsgi:application" in web and "config.wsgi_worker.Worker" in web
     assert "config.asgi:application" in live and "config.asgi_worker.Worker" in live
     published = {
         str(p.get("published", p)) if isinstance(p, dict) else p for p in services_["live"]["ports"]
