@@ -4,10 +4,10 @@ import contextvars
 import os
 
 from celery import Celery, Task
-from celery.signals import task_postrun, task_prerun, worker_process_init
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
 from django.db.backends.signals import connection_created
 
-from config import background
+from config import background, niceness
 from games import logcontext, metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -67,6 +67,13 @@ def task_done(task_id=None, task=None, state=None, **extra) -> None:
     periodic = {entry["task"] for entry in app.conf.beat_schedule.values()}
     if task is not None and task.name in periodic and state == "SUCCESS":
         metrics.periodic_task_ran(task.name)
+
+
+@worker_init.connect
+def niced_against_every_service(**kwargs) -> None:
+    """A worker started niced (the computers' and the reviews', docker-compose.yml) is
+    niced against the web and the other workers too (``config/niceness.py``)."""
+    niceness.share_with_session()
 
 
 @worker_process_init.connect  # sent by the solo pool too (not by the tests' thread pools)
