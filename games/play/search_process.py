@@ -21,6 +21,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -75,10 +76,25 @@ def _forget(pool: ProcessPoolExecutor) -> None:
 
 def _start(database: str) -> None:  # in the child
     os.nice(NICENESS)
+    follow_parent()
     settings.DATABASES["default"]["NAME"] = database
     import django
 
     django.setup()
+
+
+def follow_parent(every: float = 1.0) -> None:
+    """End this process when the one that started it is gone. The pool's child holds both
+    ends of its own task pipe, so it never reads the end of it: a site killed outright, or
+    stopped while it was starting a child, left the child behind for ever."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="follow-parent").start()
 
 
 def _decide_in_child(game_id: int, timeout_version: int | None) -> dict | None:

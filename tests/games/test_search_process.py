@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from games.play import search_process, tasks
 from games.play.models import Game, GameStatus, Seat
 from tests.games.test_computer_steps import table_of_computers
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -70,3 +76,45 @@ def test_without_the_setting_the_decision_is_made_here(transactional_db, setting
     game = table_of_computers("smoking_cat", "hard", monkeypatch)
     assert search_process.decide(game.pk, None)
     assert search_process._pool is None
+
+
+def test_the_child_ends_when_the_site_is_gone():
+    """Issue 25: the pool's child never sees its task pipe close (it holds both ends), so
+    a site killed outright, or stopped as it started a child, left the child running."""
+    child = (
+        "from games.play.search_process import follow_parent; import time;"
+        " follow_parent(every=0.1); time.sleep(60)"
+    )
+    site = (
+        "import subprocess, sys, time;"
+        f" child = subprocess.Popen([sys.executable, '-c', {child!r}]);"
+        " print(child.pid, flush=True); time.sleep(60)"
+    )
+    started = subprocess.Popen(
+        [sys.executable, "-c", site], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    orphan = int(started.stdout.readline())
+    time.sleep(1)  # the child is watching
+    assert alive(orphan)
+    started.kill()
+    started.wait(10)
+    deadline = time.monotonic() + 10
+    while alive(orphan) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(orphan)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs: a zombie, dead but not yet reaped, does not (where /proc
+    tells them apart)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    if not Path("/proc/self").exists():
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
