@@ -24,7 +24,7 @@ import warnings
 from dataclasses import dataclass
 from datetime import timedelta
 
-from telegram import LinkPreviewOptions
+from telegram import Bot, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -99,11 +99,20 @@ class Sender:
         self._keepalive = keepalive or (lambda: None)
         self._defer_after = defer_after
         self._chat_id = 0  # the chat of the call in progress, for ``Deferred``
-        self._request = request or transport.default_request()
-        self.bot = transport.make_bot(self._request)
-        self._loop = asyncio.new_event_loop()
+        # The client and its loop are made for the first call: most syncs find nothing to
+        # send, and an HTTP client (its TLS context) costs more CPU than the sync itself.
+        self._request = request
+        self._bot: Bot | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._started = False
         self._pauses: dict[int, float] | None = None  # the database's, read once
+
+    @property
+    def bot(self) -> Bot:
+        if self._bot is None:
+            self._request = self._request or transport.default_request()
+            self._bot = transport.make_bot(self._request)
+        return self._bot
 
     def __enter__(self) -> Sender:
         return self
@@ -112,6 +121,8 @@ class Sender:
         self.close()
 
     def close(self) -> None:
+        if self._loop is None:
+            return
         try:
             if self._started:
                 self._loop.run_until_complete(self._request.shutdown())
@@ -119,6 +130,8 @@ class Sender:
             self._loop.close()
 
     def _run(self, coro):
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
         if not self._started:
             self._loop.run_until_complete(self._request.initialize())
             self._started = True

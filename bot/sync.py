@@ -203,10 +203,13 @@ def recover_syncs() -> int:
     if not transport.configured():
         return 0
     recent = timezone.now() - RECOVER_FINISHED
+    # Only games with Telegram messages: a group's, or a tournament's table (its players'
+    # private messages). A browser table has none, and its sync would only have built a
+    # Bot API client to find that out, for every new table of every visitor.
     game_ids = list(
-        Game.objects.filter(Q(status__in=OPEN_STATUSES) | Q(finished_at__gte=recent)).values_list(
-            "pk", flat=True
-        )
+        Game.objects.filter(Q(status__in=OPEN_STATUSES) | Q(finished_at__gte=recent))
+        .filter(Q(chat_id__isnull=False) | Q(tournament_table__isnull=False))
+        .values_list("pk", flat=True)
     )
     keys = {game_id: _keys(game_id) for game_id in game_ids}
     values = cache.get_many([k for four in keys.values() for k in four])

@@ -126,3 +126,15 @@ def test_a_429_is_honoured_by_the_next_sender_even_after_redis_forgot_it(
     with Sender(defer_after=DEFER_AFTER) as third:
         assert third.send(5, "in time").ok
     assert [c.status for c in recorder.sent(5, "sendMessage", ok=None)] == [429, 200]
+
+
+def test_a_sender_that_calls_nobody_makes_no_client(monkeypatch):
+    """Issue 25: most syncs find nothing to send; each built a Bot API client (its TLS
+    context), the Telegram worker's largest cost under the abuse bench."""
+    from bot import transport
+
+    made = []
+    monkeypatch.setattr(transport, "default_request", lambda: made.append(1))
+    with Sender():
+        pass
+    assert made == []

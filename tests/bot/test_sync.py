@@ -118,6 +118,20 @@ def test_a_sync_lost_with_its_worker_is_recovered_once_the_lock_lapses(telegram,
     assert recover_syncs() == 0
 
 
+def test_recover_leaves_browser_tables_alone(telegram, recorder, transactional_db):
+    """Issue 25: a browser table has no Telegram message, yet ``recover`` queued a sync of
+    every new one (the cache knew nothing of it), each building a Bot API client to find
+    nothing to do: under the abuse bench, the Telegram worker's whole load."""
+    from bot.tasks import recover_syncs
+    from tests.factories import RunningGameFactory
+
+    RunningGameFactory(chat_id=None)
+    group = RunningGameFactory()
+    with mock.patch.object(sync_game, "apply_async") as queued:
+        assert recover_syncs() == 1
+    assert [c.args[0] for c in queued.call_args_list] == [(group.pk,)]
+
+
 def test_games_a_restarted_redis_forgot_are_synced_again(telegram, recorder):
     """Redis came back empty: the sync queued for a move was lost with it, and the cache no
     longer knows that the game changed. ``recover`` syncs every game it knows nothing of,
