@@ -172,6 +172,9 @@ class Tally:
         self.successes: Counter = Counter()  # kind, seen by a client
         self.examples: list[str] = []
         self.clicks: list[float] = []
+        # Each counted click's move key, when it was sent and when its screen came
+        # (time.time()), to split the click into its parts (``click_parts``).
+        self.timed_clicks: list[tuple[str, float, float]] = []
         self.normal_refused: Counter = Counter()  # path
         self.normal_seconds: dict[str, list[float]] = {}  # path -> a person's answer times
 
@@ -559,6 +562,7 @@ class People:
                     at, current = stream.changed(current["token"], WAIT_SECONDS + 30)
                     with run.tally.lock:
                         run.tally.clicks.append((at - started) * 1000)
+                        run.tally.timed_clicks.append((fields["key"], *wall(started, at)))
                 time.sleep(rng.uniform(0.2, 0.6))  # a person looks before the next click
         except (EOFError, queue.Empty):
             return False  # the stream ended for good, or went silent: poll instead
@@ -615,6 +619,7 @@ class People:
         if moved.json().get("ok") and current is not None and current["token"] != shown["token"]:
             with self.run.tally.lock:
                 self.run.tally.clicks.append((answer["at"] - started) * 1000)
+                self.run.tally.timed_clicks.append((fields["key"], *wall(started, answer["at"])))
         return current
 
 
@@ -1120,6 +1125,32 @@ def applied_after(run: Run) -> list[float]:
     ]
 
 
+def wall(*moments: float) -> tuple[float, ...]:
+    """``time.perf_counter()`` moments as ``time.time()`` ones, to compare with the
+    database's timestamps."""
+    offset = time.time() - time.perf_counter()
+    return tuple(m + offset for m in moments)
+
+
+def click_parts(run: Run) -> dict[str, list[float]]:
+    """Each counted click in its parts (ms): from the post to the move recorded (the web),
+    to the move applied (the game workers' queue and step), to the screen showing it (the
+    notification, the render, the stream or poll)."""
+    sent = {key: (at, shown) for key, at, shown in run.tally.timed_clicks}
+    moves = Move.objects.using(ALIAS).filter(
+        game__in=list(run.normal_tables), source=MoveSource.HUMAN, processed_at__isnull=False
+    )
+    parts: dict[str, list[float]] = {"recorded": [], "applied": [], "shown": []}
+    for key, made, done in moves.values_list("key", "created_at", "processed_at"):
+        if (times := sent.get(key.rsplit(":", 1)[-1])) is None:
+            continue
+        at, shown = times
+        parts["recorded"].append((made.timestamp() - at) * 1000)
+        parts["applied"].append((done - made).total_seconds() * 1000)
+        parts["shown"].append((shown - done.timestamp()) * 1000)
+    return parts
+
+
 def counts(counter: Counter) -> str:
     return " ".join(f"{k}={v}" for k, v in counter.most_common()) or "-"
 
@@ -1237,6 +1268,11 @@ class Command(BaseCommand):
             f"{prefix} normal_move_applied_after_ms p50={percentile(waited, 50):.0f}"
             f" p95={percentile(waited, 95):.0f} moves={len(waited)}"
         )
+        parts = " ".join(
+            f"{part}={percentile(ms, 50):.0f}/{percentile(ms, 95):.0f}"
+            for part, ms in click_parts(run).items()
+        )
+        out(f"{prefix} normal_click_parts_ms_p50/p95 {parts}")
         out(
             f"{prefix} {hostile_costs(run)} normal_tables={len(run.normal_tables)}"
             f" lock_probe_samples={len(waits)} lock_probe_failures={run.probe_failures}"
