@@ -1113,12 +1113,17 @@ def hostile_costs(run: Run) -> str:
     return " ".join(figures)
 
 
+def people_moves(run: Run):
+    """The people's moves that were applied, from the bench's connection."""
+    return Move.objects.using(ALIAS).filter(
+        game__in=list(run.normal_tables), source=MoveSource.HUMAN, processed_at__isnull=False
+    )
+
+
 def applied_after(run: Run) -> list[float]:
     """How long each person's move waited to be applied (``processed_at`` less its
     ``created_at``, in ms): the game workers' queue and step, apart from the web."""
-    moves = Move.objects.using(ALIAS).filter(
-        game__in=list(run.normal_tables), source=MoveSource.HUMAN, processed_at__isnull=False
-    )
+    moves = people_moves(run)
     return [
         (done - made).total_seconds() * 1000
         for made, done in moves.values_list("created_at", "processed_at")
@@ -1137,9 +1142,7 @@ def click_parts(run: Run) -> dict[str, list[float]]:
     to the move applied (the game workers' queue and step), to the screen showing it (the
     notification, the render, the stream or poll)."""
     sent = {key: (at, shown) for key, at, shown in run.tally.timed_clicks}
-    moves = Move.objects.using(ALIAS).filter(
-        game__in=list(run.normal_tables), source=MoveSource.HUMAN, processed_at__isnull=False
-    )
+    moves = people_moves(run)
     parts: dict[str, list[float]] = {"recorded": [], "applied": [], "shown": []}
     for key, made, done in moves.values_list("key", "created_at", "processed_at"):
         if (times := sent.get(key.rsplit(":", 1)[-1])) is None:
