@@ -23,6 +23,7 @@ import logging
 import warnings
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import cast
 
 from telegram import Bot, LinkPreviewOptions
 from telegram.constants import ParseMode
@@ -109,10 +110,16 @@ class Sender:
 
     @property
     def bot(self) -> Bot:
+        self._client()
+        return cast(Bot, self._bot)
+
+    def _client(self):
+        """The Bot API client of this sender's calls, made (with its ``bot``) when first
+        needed."""
         if self._bot is None:
             self._request = self._request or transport.default_request()
             self._bot = transport.make_bot(self._request)
-        return self._bot
+        return self._request
 
     def __enter__(self) -> Sender:
         return self
@@ -133,7 +140,7 @@ class Sender:
         if self._loop is None:
             self._loop = asyncio.new_event_loop()
         if not self._started:
-            self._loop.run_until_complete(self._request.initialize())
+            self._loop.run_until_complete(self._client().initialize())
             self._started = True
         return self._loop.run_until_complete(coro)
 

@@ -1,6 +1,8 @@
 """The sender: 429 retried after retry_after, "not modified" is no error, gone messages
 are reported, a blocked user is reported."""
 
+import asyncio
+
 import pytest
 
 from bot.sender import Sender
@@ -138,3 +140,11 @@ def test_a_sender_that_calls_nobody_makes_no_client(monkeypatch):
     with Sender():
         pass
     assert made == []
+
+
+def test_a_sender_whose_first_call_made_no_bot_yet_starts_its_client(recorder):
+    """The client is made on the first call, whatever that call touched first (issue
+    25): a call that does not go through ``bot`` still finds it started."""
+    with Sender() as sender:
+        assert sender._run(asyncio.sleep(0, result="done")) == "done"
+        assert sender._started
