@@ -38,7 +38,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-import math
 import threading
 import time
 from collections import OrderedDict, deque
@@ -85,9 +84,6 @@ class FairThreads:
         self._waiting: Waiting = OrderedDict()
         self._behind: Waiting = OrderedDict()
         self._used: dict[str, tuple[float, float]] = {}  # client -> (CPU seconds, at)
-        # The same, as a number that orders the clients as their use does at any time
-        # (every use decays alike): no arithmetic per waiting client at every pick.
-        self._rank: dict[str, float] = {}
         self._running: dict[str, int] = {}  # client -> its requests being answered
         self._turns = 0
         self._behind_running = 0
@@ -114,14 +110,11 @@ class FairThreads:
 
     def _charge(self, client: str, seconds: float) -> None:  # with _ready held
         now = time.monotonic()
-        used = self.used(client, now) + seconds
-        self._used[client] = (used, now)
-        # log2(used at any later time t) = log2(used) + now / half-life - t / half-life
-        self._rank[client] = math.log2(used) + now / USE_HALF_LIFE if used > 0 else -math.inf
+        self._used[client] = (self.used(client, now) + seconds, now)
         if len(self._used) > MAX_CLIENTS:
-            least = sorted(self._rank, key=self._rank.__getitem__)
+            least = sorted(self._used, key=lambda c: self.used(c, now))
             for forgotten in least[: len(least) // 2]:
-                del self._used[forgotten], self._rank[forgotten]
+                del self._used[forgotten]
 
     def _next(self) -> tuple[str, Future, Callable, bool]:
         with self._ready:
@@ -133,12 +126,10 @@ class FairThreads:
             self._turns += 1
             behind = may_behind and (not self._waiting or self._turns % BEHIND_EVERY == 0)
             waiting = self._behind if behind else self._waiting
+            now = time.monotonic()
             # The first of the least used, those with no request being answered before
-            # the others.
-            nothing = -math.inf
-            client = min(
-                waiting, key=lambda c: (self._running.get(c, 0), self._rank.get(c, nothing))
-            )
+            # the others: scanned, since every client's use decays as time passes.
+            client = min(waiting, key=lambda c: (self._running.get(c, 0), self.used(c, now)))
             calls = waiting.pop(client)
             future, call = calls.popleft()
             if calls:
