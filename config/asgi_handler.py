@@ -21,16 +21,11 @@ The threads are few (``THREADS``): Python runs one at a time anyway, and each mo
 runnable thread is one more share of the interpreter lock taken from the game steps and
 the table renders a person's click waits for (bench abuse on the embedded default, p95
 click to screen: 2 threads 475-515 ms, 4 threads 527-632, 32 threads 791-1058). The
-requests waiting for one are taken by client (``FairThreads``), the client that has used
-the threads least lately first: a burst from one address waits behind itself, not in
-front of everyone else, and a client whose requests are costly (a script creating tables,
-asking for other people's table pages) waits behind the people whose clicks cost little.
-Taking clients in turn was not enough: under the abuse bench the people's moves, a few ms
-of CPU each, waited behind twenty scripts' requests (p50 390 ms, p95 940 ms in the
-queue), which took 64% of the threads' time. A client that the site does not favour
-(``favoured``: the site's is ``web.request_rate.in_good_standing``, a client asking fast
-or refused often) waits behind the others, and gets one turn in ``BEHIND_EVERY`` while
-they wait, so that it is answered too, later.
+requests waiting for one are taken in turn by client (``FairThreads``): a burst from one
+address waits behind itself, not in front of everyone else. A client that the site does
+not favour (``favoured``: the site's is ``web.request_rate.in_good_standing``, a client
+asking fast or refused often) waits behind the others, and gets one turn in
+``BEHIND_EVERY`` while they wait, so that it is answered too, later.
 """
 
 from __future__ import annotations
@@ -39,7 +34,6 @@ import asyncio
 import contextvars
 import functools
 import threading
-import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -62,29 +56,20 @@ THREADS = 2
 # for all of them to finish with the others'.
 BEHIND_EVERY = 4
 BEHIND_THREADS = 1
-# What a client has used of the threads (CPU seconds) counts half after this many seconds:
-# long enough to tell a page's few costly requests from a script's steady stream, short
-# enough that a person who loaded a few pages is soon first again.
-USE_HALF_LIFE = 5.0
-# Clients whose use is remembered at most; past it, the half that used least is forgotten.
-MAX_CLIENTS = 10_000
 
 
 Waiting = OrderedDict[str, deque[tuple[Future, Callable]]]
 
 
 class FairThreads:
-    """A few threads answering requests, taken by client: of the clients with a request
-    waiting, the one that has used the threads least lately (``used``), and has none being
-    answered, has its oldest one answered; the clients ``behind`` once no other waits, or
-    every ``BEHIND_EVERY`` turns."""
+    """A few threads answering requests, taken in turn by client: a client with many
+    requests waiting has one answered, then every other waiting client one, and so on;
+    the clients ``behind`` once no other waits, or every ``BEHIND_EVERY`` turns."""
 
     def __init__(self, threads: int, name: str):
         self._ready = threading.Condition()
         self._waiting: Waiting = OrderedDict()
         self._behind: Waiting = OrderedDict()
-        self._used: dict[str, tuple[float, float]] = {}  # client -> (CPU seconds, at)
-        self._running: dict[str, int] = {}  # client -> its requests being answered
         self._turns = 0
         self._behind_running = 0
         self._behind_threads = max(1, min(BEHIND_THREADS, threads - 1))
@@ -99,24 +84,7 @@ class FairThreads:
             self._ready.notify()
         return future
 
-    def used(self, client: str, now: float | None = None) -> float:
-        """The CPU seconds ``client``'s requests took lately, each counting half every
-        ``USE_HALF_LIFE`` seconds since it ended."""
-        seconds, at = self._used.get(client, (0.0, 0.0))
-        if not seconds:
-            return 0.0
-        now = time.monotonic() if now is None else now
-        return seconds * 0.5 ** ((now - at) / USE_HALF_LIFE)
-
-    def _charge(self, client: str, seconds: float) -> None:  # with _ready held
-        now = time.monotonic()
-        self._used[client] = (self.used(client, now) + seconds, now)
-        if len(self._used) > MAX_CLIENTS:
-            least = sorted(self._used, key=lambda c: self.used(c, now))
-            for forgotten in least[: len(least) // 2]:
-                del self._used[forgotten]
-
-    def _next(self) -> tuple[str, Future, Callable, bool]:
+    def _next(self) -> tuple[Future, Callable, bool]:
         with self._ready:
             while True:
                 may_behind = bool(self._behind) and self._behind_running < self._behind_threads
@@ -126,22 +94,16 @@ class FairThreads:
             self._turns += 1
             behind = may_behind and (not self._waiting or self._turns % BEHIND_EVERY == 0)
             waiting = self._behind if behind else self._waiting
-            now = time.monotonic()
-            # The first of the least used, those with no request being answered before
-            # the others: scanned, since every client's use decays as time passes.
-            client = min(waiting, key=lambda c: (self._running.get(c, 0), self.used(c, now)))
-            calls = waiting.pop(client)
+            client, calls = waiting.popitem(last=False)
             future, call = calls.popleft()
             if calls:
-                waiting[client] = calls  # after the others, among equals
-            self._running[client] = self._running.get(client, 0) + 1
+                waiting[client] = calls  # its next one after everyone else's
             self._behind_running += behind
-            return client, future, call, behind
+            return future, call, behind
 
     def _work(self) -> None:
         while True:
-            client, future, call, behind = self._next()
-            started = time.thread_time()
+            future, call, behind = self._next()
             try:
                 if future.set_running_or_notify_cancel():
                     try:
@@ -149,11 +111,8 @@ class FairThreads:
                     except BaseException as exc:  # the request's own error, in the loop
                         future.set_exception(exc)
             finally:
-                with self._ready:
-                    self._charge(client, time.thread_time() - started)
-                    if (running := self._running.pop(client) - 1) > 0:
-                        self._running[client] = running
-                    if behind:
+                if behind:
+                    with self._ready:
                         self._behind_running -= 1
                         self._ready.notify()
 
