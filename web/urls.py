@@ -1,3 +1,5 @@
+import re
+
 from django.urls import path, register_converter
 
 from . import archive, card_art, events, play, players, tournaments, views
@@ -18,6 +20,15 @@ class IdConverter:
 
     def to_url(self, value: int) -> str:
         return str(value)
+
+
+MOVE_PATH = re.compile(rf"/play/{IdConverter.regex}/move/")
+
+
+def is_move(request) -> bool:
+    """A move at a table (``table-move``): a few milliseconds of work that a person's
+    click waits for, which the embedded server takes first (config/asgi.py)."""
+    return request.method == "POST" and MOVE_PATH.fullmatch(request.path_info) is not None
 
 
 register_converter(IdConverter, "id")

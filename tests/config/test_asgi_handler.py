@@ -9,11 +9,13 @@ import threading
 import pytest
 from django.core import signals
 from django.http import HttpResponse, StreamingHttpResponse
-from django.test import override_settings
+from django.test import RequestFactory, override_settings
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 
-from config.asgi_handler import BEHIND_EVERY, FairThreads, Handler
+from config.asgi import django_application as site
+from config.asgi_handler import BEHIND, BEHIND_EVERY, FIRST, FairThreads, Handler
+from web import request_rate
 
 seen: list[tuple[str, str]] = []
 
@@ -216,7 +218,7 @@ def test_clients_not_favoured_wait_behind_the_others_and_are_answered_too_issue_
     futures = [threads.submit("x", call("x"))]
     while not futures[0].running():
         pass
-    futures += [threads.submit("b", call(f"b{n}"), behind=True) for n in (1, 2)]
+    futures += [threads.submit("b", call(f"b{n}"), BEHIND) for n in (1, 2)]
     futures += [threads.submit("a", call(f"a{n}")) for n in (1, 2, 3)]
     busy.set()
     for future in futures:
@@ -225,15 +227,80 @@ def test_clients_not_favoured_wait_behind_the_others_and_are_answered_too_issue_
     assert order == ["x", "a1", "a2", "b1", "a3", "b2"]
 
 
+def test_a_request_that_goes_first_is_taken_before_every_other_client_issue_25():
+    """One thread, busy; requests of three clients waiting, then a move of a fourth (the
+    site's ``first``): the move goes next, before every client that waited longer."""
+    threads = FairThreads(1, "test-fair")
+    busy, order = threading.Event(), []
+    call = noting(order, first="x", busy=busy)
+    futures = [threads.submit("x", call("x"))]
+    while not futures[0].running():
+        pass
+    futures += [threads.submit(c, call(c)) for c in ("a", "b", "c")]
+    futures.append(threads.submit("d", call("d-move"), FIRST))
+    busy.set()
+    for future in futures:
+        future.result(5)
+    assert order == ["x", "d-move", "a", "b", "c"]
+
+
+def test_requests_that_go_first_leave_a_thread_to_the_others_issue_25():
+    """Two threads, one busy with a move, one with a page: when the page is done, the
+    next page goes before the next move, so that a table page is not held behind a run of
+    moves; moves take every thread only while nothing else waits."""
+    threads = FairThreads(2, "test-fair")
+    move_done, page_done, order = threading.Event(), threading.Event(), []
+
+    def call(name, done=None):
+        def run():
+            if done is not None:
+                done.wait(5)
+            order.append(name)
+
+        return run
+
+    busy = [threads.submit("a", call("a-move", move_done), FIRST)]
+    busy.append(threads.submit("p", call("p-page", page_done)))
+    while not all(future.running() for future in busy):
+        pass
+    waiting = [threads.submit("b", call("b-move"), FIRST), threads.submit("q", call("q-page"))]
+    page_done.set()
+    for future in waiting:
+        future.result(5)
+    # The page asked after the move went first; then, nothing else waiting, the move took
+    # the free thread while the first move still held the other.
+    assert order == ["p-page", "q-page", "b-move"]
+    move_done.set()
+    busy[0].result(5)
+
+
+def test_a_move_goes_first_and_only_a_favoured_clients_move_issue_25(settings):
+    """The site's handler (config.asgi): a move at a table goes first; another request, or
+    a move from a client not in good standing, does not."""
+
+    factory = RequestFactory()
+    assert site._lane(factory.post("/play/12/move/"), "203.0.113.1") == FIRST
+    assert site._lane(factory.get("/play/12/move/"), "203.0.113.1") != FIRST
+    assert site._lane(factory.post("/play/12/join/"), "203.0.113.1") != FIRST
+    assert site._lane(factory.post("/play/12/move/x"), "203.0.113.1") != FIRST
+    settings.REQUESTS_PER_SECOND_PER_ADDRESS = 1
+    settings.REQUEST_BURST_PER_ADDRESS = 10
+    request_rate.buckets.charge("203.0.113.2", 20, 1, 10)
+    try:
+        assert site._lane(factory.post("/play/12/move/"), "203.0.113.2") == BEHIND
+    finally:
+        request_rate.buckets.clear()
+
+
 def test_clients_not_favoured_take_one_thread_at_most_issue_25():
     """Two threads: while one answers a client not favoured, that client's next request
     waits, and the other thread stays free for the favoured."""
     threads = FairThreads(2, "test-fair")
     release = threading.Event()
-    first = threads.submit("b", lambda: release.wait(5), behind=True)
+    first = threads.submit("b", lambda: release.wait(5), BEHIND)
     while not first.running():
         pass
-    second = threads.submit("b", lambda: "b2", behind=True)
+    second = threads.submit("b", lambda: "b2", BEHIND)
     assert threads.submit("a", lambda: "a1").result(5) == "a1"
     assert not second.running() and not second.done()
     release.set()
