@@ -163,3 +163,34 @@ def test_without_redis_the_counts_of_every_process_reach_the_scrape(settings, db
     samples = scrape(Client())
     assert value(samples, "catclub_moves_applied_total") == 5
     assert value(samples, "catclub_tap_answer_seconds_count") == 1
+
+
+def test_counts_made_while_a_write_waits_ride_on_it(settings, tmp_path, monkeypatch):
+    """Without Redis the counts live in a shared file, rewritten by the process's writer
+    thread: the events counted within ``WRITE_SECONDS`` of a first one are written in one
+    rewrite, none lost."""
+    from games import background_writes
+
+    settings.BACKGROUND_WRITES = True
+    monkeypatch.setattr(metrics, "WRITE_SECONDS", 0.2)
+    store = metrics.FileStore(tmp_path / "metrics.json")
+    rewrites = []
+    rewrite = store._file.open
+
+    def counted():
+        rewrites.append(1)
+        return rewrite()
+
+    monkeypatch.setattr(store._file, "open", counted)
+    for _ in range(100):
+        store.add([("moves_applied_total", "", 1)])
+    store.set("task_last_run_timestamp_seconds", "sweep", 7)
+    wait_until(lambda: rewrites, timeout=5, interval=0.01, what="the write")
+    assert background_writes.flush(5)
+    assert len(rewrites) == 1
+    assert store.read("moves_applied_total") == {"": 100}
+    assert store.read("task_last_run_timestamp_seconds") == {"sweep": 7}
+    store.add([("moves_applied_total", "", 2)])
+    wait_until(lambda: len(rewrites) == 2, timeout=5, interval=0.01, what="the next write")
+    assert background_writes.flush(5)
+    assert store.read("moves_applied_total") == {"": 102}
