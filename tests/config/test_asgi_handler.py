@@ -191,57 +191,55 @@ def noting(order: list, first: str, busy: threading.Event):
     return call
 
 
-def test_waiting_requests_are_taken_in_turn_by_client_issue_25():
-    """One thread, busy; a burst of five from one client, then one from another: the
-    other's goes second, not sixth."""
+def run_in_order(client: str, name: str, then) -> list[str]:
+    """One thread, busy with ``client``'s request ``name`` while ``then(threads, call)``
+    submits more (returning their futures): the order the requests ran in."""
     threads = FairThreads(1, "test-fair")
     busy, order = threading.Event(), []
-    call = noting(order, first="a1", busy=busy)
-    futures = [threads.submit("a", call("a1"))]
+    call = noting(order, first=name, busy=busy)
+    futures = [threads.submit(client, call(name))]
     while not futures[0].running():
         pass
-    futures += [threads.submit("a", call(f"a{n}")) for n in range(2, 6)]
-    futures.append(threads.submit("b", call("b1")))
+    futures += then(threads, call)
     busy.set()
     for future in futures:
         future.result(5)
-    assert order == ["a1", "a2", "b1", "a3", "a4", "a5"]
+    return order
+
+
+def test_waiting_requests_are_taken_in_turn_by_client_issue_25():
+    """One thread, busy; a burst of five from one client, then one from another: the
+    other's goes second, not sixth."""
+
+    def then(threads, call):
+        burst = [threads.submit("a", call(f"a{n}")) for n in range(2, 6)]
+        return [*burst, threads.submit("b", call("b1"))]
+
+    assert run_in_order("a", "a1", then) == ["a1", "a2", "b1", "a3", "a4", "a5"]
 
 
 def test_clients_not_favoured_wait_behind_the_others_and_are_answered_too_issue_25():
     """One thread, busy; two requests of a client the site does not favour (a script
     refused often), then three of a favoured one: the favoured go first, but for one turn
     in ``BEHIND_EVERY``."""
-    threads = FairThreads(1, "test-fair")
-    busy, order = threading.Event(), []
-    call = noting(order, first="x", busy=busy)
-    futures = [threads.submit("x", call("x"))]
-    while not futures[0].running():
-        pass
-    futures += [threads.submit("b", call(f"b{n}"), BEHIND) for n in (1, 2)]
-    futures += [threads.submit("a", call(f"a{n}")) for n in (1, 2, 3)]
-    busy.set()
-    for future in futures:
-        future.result(5)
+
+    def then(threads, call):
+        behind = [threads.submit("b", call(f"b{n}"), BEHIND) for n in (1, 2)]
+        return behind + [threads.submit("a", call(f"a{n}")) for n in (1, 2, 3)]
+
     assert BEHIND_EVERY == 4
-    assert order == ["x", "a1", "a2", "b1", "a3", "b2"]
+    assert run_in_order("x", "x", then) == ["x", "a1", "a2", "b1", "a3", "b2"]
 
 
 def test_a_request_that_goes_first_is_taken_before_every_other_client_issue_25():
     """One thread, busy; requests of three clients waiting, then a move of a fourth (the
     site's ``first``): the move goes next, before every client that waited longer."""
-    threads = FairThreads(1, "test-fair")
-    busy, order = threading.Event(), []
-    call = noting(order, first="x", busy=busy)
-    futures = [threads.submit("x", call("x"))]
-    while not futures[0].running():
-        pass
-    futures += [threads.submit(c, call(c)) for c in ("a", "b", "c")]
-    futures.append(threads.submit("d", call("d-move"), FIRST))
-    busy.set()
-    for future in futures:
-        future.result(5)
-    assert order == ["x", "d-move", "a", "b", "c"]
+
+    def then(threads, call):
+        waiting = [threads.submit(c, call(c)) for c in ("a", "b", "c")]
+        return [*waiting, threads.submit("d", call("d-move"), FIRST)]
+
+    assert run_in_order("x", "x", then) == ["x", "d-move", "a", "b", "c"]
 
 
 def test_requests_that_go_first_leave_a_thread_to_the_others_issue_25():
