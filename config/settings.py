@@ -401,6 +401,12 @@ SEARCH_IN_CHILD_PROCESS = env.bool(
     "SEARCH_IN_CHILD_PROCESS",
     default=CELERY_TASK_ALWAYS_EAGER and TASKS_IN_PROCESS == "background",
 )
+# Likewise the tables' renders, in one child process (web/renders.py): a fifth of the
+# site's interpreter lock under load; the renders made there are shared and kept here.
+RENDER_IN_CHILD_PROCESS = env.bool(
+    "RENDER_IN_CHILD_PROCESS",
+    default=CELERY_TASK_ALWAYS_EAGER and TASKS_IN_PROCESS == "background",
+)
 REVIEW_SCALE = env.float("REVIEW_SCALE", default=1.0)
 REVIEW_MAX_DECISIONS = env.int("REVIEW_MAX_DECISIONS", default=90)
 # What one processing task spends on computers before it queues the rest (issue 25): each

@@ -34,6 +34,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_TASK_ALWAYS_EAGER = True
 TASKS_IN_PROCESS = "eager"
 SEARCH_IN_CHILD_PROCESS = False
+RENDER_IN_CHILD_PROCESS = False
 # Likewise the writes nothing waits on: made at once, so that a test sees them
 # (tests/games/test_background_writes.py proves the thread).
 BACKGROUND_WRITES = False

@@ -23,10 +23,17 @@ it and leaves it in Redis; the others take it from there, one read, instead of r
 the same table again. A process that finds another one rendering it waits for that render
 (``SHARED_WAIT_SECONDS`` at most, then renders itself). A seat's render is not shared:
 its one page is in one process.
+
+On the embedded default one process serves it all and the renders were a fifth of its
+interpreter lock's time under the abuse bench (py-spy): there the render is made in a
+child process of its own (``RENDER_IN_CHILD_PROCESS``, ``games.play.child_process``), on
+the other core, from the same database and with the same viewer, and only the payload
+comes back; what is shared and kept stays here.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import threading
@@ -39,6 +46,7 @@ from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.play.child_process import BrokenProcessPool, ChildProcess
 from games.play.models import Game, Player, Seat
 
 from .tables import shows_clock, table_context
@@ -50,6 +58,7 @@ FRESH_SECONDS = 1.0
 STILL_SECONDS = 10.0
 
 Key = tuple[int, str, int | None, str]
+Rendered = tuple[dict, int | None]
 Audience = tuple[int, int | None, str]
 
 _lock = threading.Lock()
@@ -63,6 +72,9 @@ _making = [threading.Lock() for _ in range(64)]
 # and how often it looks.
 SHARED_WAIT_SECONDS = 0.5
 SHARED_LOOK_SECONDS = 0.005
+# The renders' child process on the embedded default (``RENDER_IN_CHILD_PROCESS``): one,
+# on the other core, beside the site's process.
+child = ChildProcess("renders", workers=lambda: 1)
 # How many renders this process made (the bench reads it; so could a metric).
 made = 0
 
@@ -125,20 +137,45 @@ def payload(game_id: int, token: str | None, player: Player | None, language: st
 def _render(game_id: int, player: Player | None, language: str) -> dict:
     global made
     started = time.monotonic()
+    found = _render_elsewhere(game_id, player, language)
+    if found is None:
+        raise Http404
+    data, seat = found
+    with _lock:
+        made += 1
+        _entries[(game_id, data["token"], seat, language)] = (time.monotonic(), data)
+        _latest[(game_id, seat, language)] = (started, data)
+        _latest.move_to_end((game_id, seat, language))
+        _trim()
+    return data
+
+
+def _render_elsewhere(game_id: int, player: Player | None, language: str) -> Rendered | None:
+    """The render, made in the renders' child process when the settings ask for one;
+    here when they do not, and when the child died making it (the page is not refused
+    for that: the next render starts another child)."""
+    if settings.RENDER_IN_CHILD_PROCESS:
+        player_id = None if player is None else player.pk
+        with contextlib.suppress(BrokenProcessPool):
+            return child.call(_render_in_child, game_id, player_id, language)
+    return render(game_id, player, language)
+
+
+def _render_in_child(game_id: int, player_id: int | None, language: str) -> Rendered | None:
+    player = None if player_id is None else Player.objects.filter(pk=player_id).first()
+    return render(game_id, player, language)
+
+
+def render(game_id: int, player: Player | None, language: str) -> Rendered | None:
+    """The payload of ``game_id`` as ``player`` sees it, in ``language``, with the seat
+    it was rendered for; None when there is no such game."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise Http404
+        return None
     with translation.override(language):
         t = table_context(game, player)
         html = render_to_string("web/tables/_table.html", {"t": t})
-    data = {"token": t.token, "html": html, "version": t.game.version}
-    with _lock:
-        made += 1
-        _entries[(game_id, t.token, t.seat, language)] = (time.monotonic(), data)
-        _latest[(game_id, t.seat, language)] = (started, data)
-        _latest.move_to_end((game_id, t.seat, language))
-        _trim()
-    return data
+    return {"token": t.token, "html": html, "version": t.game.version}, t.seat
 
 
 _SHARED_KEPT = max(10 * FRESH_SECONDS, STILL_SECONDS)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from games.play import search_process, tasks
+from games.play.child_process import BrokenProcessPool
 from games.play.models import Game, GameStatus, Seat
 from tests.games.test_computer_steps import table_of_computers
 
@@ -24,15 +25,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def child(settings):
     settings.SEARCH_IN_CHILD_PROCESS = True
     yield
-    pool = search_process._pool
-    search_process._pool = None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+    search_process.child.stop()
 
 
 def the_child_pids() -> set[int]:
-    pool = search_process._pool
-    return set(pool._processes) if pool is not None else set()
+    return search_process.child.pids()
 
 
 def test_a_hard_computer_decides_in_a_child_process_and_the_site_applies_it_issue_25(
@@ -63,7 +60,7 @@ def test_a_child_that_died_is_replaced_and_the_next_decision_is_made(
     (dead,) = the_child_pids()
     os.kill(dead, signal.SIGKILL)
 
-    with pytest.raises(search_process.BrokenProcessPool):
+    with pytest.raises(BrokenProcessPool):
         search_process.decide(game.pk, None)  # the task that asked fails (the sweep retries)
     # ... and the next one starts another child.
     assert search_process.decide(game.pk, None)
@@ -75,14 +72,14 @@ def test_without_the_setting_the_decision_is_made_here(transactional_db, setting
     settings.SEARCH_IN_CHILD_PROCESS = False
     game = table_of_computers("smoking_cat", "hard", monkeypatch)
     assert search_process.decide(game.pk, None)
-    assert search_process._pool is None
+    assert not search_process.child.pids()
 
 
 def test_the_child_ends_when_the_site_is_gone():
     """Issue 25: the pool's child never sees its task pipe close (it holds both ends), so
     a site killed outright, or stopped as it started a child, left the child running."""
     child = (
-        "from games.play.search_process import follow_parent; import time;"
+        "from games.play.child_process import follow_parent; import time;"
         " follow_parent(every=0.1); time.sleep(60)"
     )
     site = (
