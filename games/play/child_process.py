@@ -70,7 +70,7 @@ class ChildProcess:
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start,
                     # The site's database as this process opened it (a test's, under tests).
-                    initargs=(connection.settings_dict["NAME"], self.niceness),
+                    initargs=(connection.settings_dict["NAME"], self.niceness, os.getpid()),
                 )
             return self._pool
 
@@ -83,10 +83,10 @@ class ChildProcess:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _start(database: str, niceness: int) -> None:  # in the child
+def _start(database: str, niceness: int, site: int) -> None:  # in the child
     if niceness:
         os.nice(niceness)
-    follow_parent()
+    follow_parent(site)
     from django.conf import settings
 
     settings.DATABASES["default"]["NAME"] = database
@@ -104,11 +104,13 @@ def _run(function: Callable[..., Any], *args: Any) -> Any:  # in the child
     return function(*args)
 
 
-def follow_parent(every: float = 1.0) -> None:
-    """End this process when the one that started it is gone. The pool's child holds both
-    ends of its own task pipe, so it never reads the end of it: a site killed outright, or
-    stopped while it was starting a child, left the child behind for ever."""
-    parent = os.getppid()
+def follow_parent(parent: int, every: float = 1.0) -> None:
+    """End this process when ``parent``, the process that started it, is gone. The pool's
+    child holds both ends of its own task pipe, so it never reads the end of it: a site
+    killed outright, or stopped while it was starting a child, left the child behind for
+    ever. ``parent`` comes from the site, not from ``os.getppid()`` here: a site that ended
+    while the child was starting had already handed it to init, whose id the child then
+    took for its parent's and watched for ever."""
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -78,13 +78,10 @@ def test_without_the_setting_the_decision_is_made_here(transactional_db, setting
 def test_the_child_ends_when_the_site_is_gone():
     """Issue 25: the pool's child never sees its task pipe close (it holds both ends), so
     a site killed outright, or stopped as it started a child, left the child running."""
-    child = (
-        "from games.play.child_process import follow_parent; import time;"
-        " follow_parent(every=0.1); time.sleep(60)"
-    )
     site = (
-        "import subprocess, sys, time;"
-        f" child = subprocess.Popen([sys.executable, '-c', {child!r}]);"
+        "import os, subprocess, sys, time;"
+        f" code = {WATCHING!r} % os.getpid();"
+        " child = subprocess.Popen([sys.executable, '-c', code]);"
         " print(child.pid, flush=True); time.sleep(60)"
     )
     started = subprocess.Popen(
@@ -99,6 +96,26 @@ def test_the_child_ends_when_the_site_is_gone():
     while alive(orphan) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not alive(orphan)
+
+
+def test_a_child_whose_site_ended_as_it_started_ends_too():
+    """Issue 25: a site stopped while its child was starting had handed the child to init
+    before the child began watching; the child took init for its parent and ran for ever
+    (seen after abuse bench runs)."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    child = subprocess.Popen([sys.executable, "-c", WATCHING % gone.pid], cwd=ROOT)
+    try:
+        assert child.wait(10) == 0, "it saw its site gone and ended"
+    finally:
+        child.kill()
+
+
+# A child watching its site (whose id fills the %d), then idle for a minute.
+WATCHING = (
+    "from games.play.child_process import follow_parent; import time;"
+    " follow_parent(%d, every=0.1); time.sleep(60)"
+)
 
 
 def alive(pid: int) -> bool:
