@@ -89,6 +89,10 @@ IMPATIENCE = 10.0  # a person taps again when nothing changed for this long
 TICK = 0.1
 PROBE_SECONDS = 90  # for every running game to show a move and take it
 SETTLE_SECONDS = 180  # for the last updates to be delivered, answered and applied
+# Everything after the play time (settling, the last lobbies, the probe) shares this: a soak
+# that does not settle reports what is stuck, within the test's own timeout (600 s), instead
+# of being cut off by it with nothing said (CI, once).
+AFTER_PLAY_SECONDS = 360
 
 
 @dataclass
@@ -176,6 +180,8 @@ class Command(BaseCommand):
         self.replays: list[Tap] = []
         self.faults: list[tuple[float, str]] = []
         self.redeliveries = 0
+        self.unsettled: list[str] = []
+        self.finish_by = float("inf")  # set when the play time ends
         self.in_flight = 0  # updates handed to "Telegram" and not yet delivered
         self.flight_lock = threading.Lock()
         self.stopping = False
@@ -451,13 +457,14 @@ class Command(BaseCommand):
         self.playing = False
         played = time.monotonic() - t0
         faults.join()
+        self.finish_by = time.monotonic() + AFTER_PLAY_SECONDS
         # A lobby opened when the time ran out (its /new may arrive late) is started, then
         # played like the rest.
         self.settle(groups)
         for group in groups:
             if group.stage == "new" and self.lobby_message(group) is not None:
                 group.stage = "lobby"
-        deadline = time.monotonic() + 60
+        deadline = min(time.monotonic() + 60, self.finish_by)
         while any(g.stage == "lobby" for g in groups) and time.monotonic() < deadline:
             for group in groups:
                 if group.stage == "lobby":
@@ -473,9 +480,11 @@ class Command(BaseCommand):
 
     def settle(self, groups) -> None:
         """Wait until every update was delivered and every tap answered, nothing is
-        pending and the Bot API has been quiet for a while."""
-        deadline = time.monotonic() + SETTLE_SECONDS
-        while time.monotonic() < deadline:
+        pending and the Bot API has been quiet for a while. What is still not so when the
+        time is up goes in ``self.unsettled``, for the report."""
+        started = time.monotonic()
+        deadline = min(started + SETTLE_SECONDS, self.finish_by)
+        while True:
             calls = self.telegram.calls()
             quiet = not calls or time.monotonic() - calls[-1].at > 5
             answered = {
@@ -483,13 +492,30 @@ class Command(BaseCommand):
                 for c in calls
                 if c.method == "answerCallbackQuery" and c.ok
             }
-            pending = Move.objects.filter(
-                game__in=self.soak_games(groups), status=MoveStatus.PENDING
-            ).exists()
-            unanswered = any(t.query_id not in answered for t in self.taps)
+            pending = list(
+                Move.objects.filter(
+                    game__in=self.soak_games(groups), status=MoveStatus.PENDING
+                ).values_list("game_id", "key")[:5]
+            )
+            unanswered = [t.data for t in self.taps if t.query_id not in answered]
             if quiet and self.drained() and not pending and not unanswered:
                 return
+            if time.monotonic() >= deadline:
+                break
             time.sleep(1)
+        waited = time.monotonic() - started
+        self.unsettled.append(
+            f"after {waited:.0f} s:"
+            + (f" moves pending {pending}" if pending else "")
+            + (f" taps unanswered {unanswered[:5]} ({len(unanswered)})" if unanswered else "")
+            + (f" updates in flight={self.in_flight}" if self.in_flight else "")
+            + (
+                f" updates unconfirmed={self.telegram.unconfirmed()}"
+                if self.telegram.unconfirmed()
+                else ""
+            )
+            + ("" if quiet else f" Bot API busy (last call {calls[-1].method})")
+        )
 
     def probe(self, groups) -> list[str]:
         """Tap once more in every running game, on a button of its current version: it
@@ -502,7 +528,8 @@ class Command(BaseCommand):
         )
         tapped: dict[int, int] = {}  # game -> the version it was tapped at
         looked: dict[int, int] = {}  # game -> the version it was last looked at
-        deadline = time.monotonic() + PROBE_SECONDS
+        started = time.monotonic()
+        deadline = min(started + PROBE_SECONDS, self.finish_by)
         while todo and time.monotonic() < deadline:
             for game in Game.objects.filter(pk__in=list(todo)):
                 if game.status != GameStatus.RUNNING or tapped.get(game.pk, game.version) != (
@@ -518,7 +545,7 @@ class Command(BaseCommand):
         return [
             f"game {pk} v{looked.get(pk)}: "
             + ("the tap was not applied" if pk in tapped else "no button of this version")
-            + f" within {PROBE_SECONDS} s"
+            + f" within {max(0.0, deadline - started):.0f} s"
             for pk in sorted(todo)
         ]
 
@@ -564,6 +591,7 @@ class Command(BaseCommand):
         lobbies = games.filter(status=GameStatus.LOBBY).values_list("pk", flat=True)
         violations += [f"game {pk} never started" for pk in lobbies]
         violations += [f"a process died on its own: {name}" for name in dead]
+        violations += [f"not settled {what}" for what in self.unsettled]
 
         taps = {t.query_id: t for t in self.taps}
         answers: dict[str, float] = {}
@@ -682,5 +710,7 @@ class Command(BaseCommand):
         if violations:
             for violation in violations[:50]:
                 out(f"soak violation: {violation}")
+            for process in self.services.processes():
+                out(f"soak log of {process.name}, its end:\n{process.tail(15)}")
             raise CommandError(f"soak: FAILED ({len(violations)} violations)")
         out("soak: OK")

@@ -267,10 +267,12 @@ class Services:
     def webhook_url(self) -> str:
         return f"http://127.0.0.1:{self.web_port}/telegram/webhook"
 
+    def processes(self) -> list[Process]:
+        return [p for p in (self.redis, *self.workers, *self.others.values()) if p is not None]
+
     def dead(self) -> list[str]:
         """The processes that died without being told to."""
-        procs = [self.redis, *self.workers, *self.others.values()]
-        return [p.name for p in procs if p is not None and not p.alive()]
+        return [p.name for p in self.processes() if not p.alive()]
 
     def stop(self) -> None:
         for proc in [*self.others.values(), *self.workers]:
