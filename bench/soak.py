@@ -503,19 +503,16 @@ class Command(BaseCommand):
             if time.monotonic() >= deadline:
                 break
             time.sleep(1)
-        waited = time.monotonic() - started
-        self.unsettled.append(
-            f"after {waited:.0f} s:"
-            + (f" moves pending {pending}" if pending else "")
-            + (f" taps unanswered {unanswered[:5]} ({len(unanswered)})" if unanswered else "")
-            + (f" updates in flight={self.in_flight}" if self.in_flight else "")
-            + (
-                f" updates unconfirmed={self.telegram.unconfirmed()}"
-                if self.telegram.unconfirmed()
-                else ""
-            )
-            + ("" if quiet else f" Bot API busy (last call {calls[-1].method})")
-        )
+        stuck = [f"moves pending {pending}"] if pending else []
+        if unanswered:
+            stuck.append(f"taps unanswered {unanswered[:5]} ({len(unanswered)})")
+        if self.in_flight:
+            stuck.append(f"updates in flight={self.in_flight}")
+        if unconfirmed := self.telegram.unconfirmed():
+            stuck.append(f"updates unconfirmed={unconfirmed}")
+        if not quiet:
+            stuck.append(f"Bot API busy (last call {calls[-1].method})")
+        self.unsettled.append(f"after {time.monotonic() - started:.0f} s: " + ", ".join(stuck))
 
     def probe(self, groups) -> list[str]:
         """Tap once more in every running game, on a button of its current version: it
