@@ -1,11 +1,15 @@
 """Two people in two browsers play one Felix game together with a computer: one opens a
 table and shares its link, the other takes the free seat with a name of her choice."""
 
+import time
+
 import pytest
+from playwright.sync_api import expect
 
 from games.play.models import Game, GameStatus
 from tests.web.browser import fits_the_phone, shot
 from tests.web.tables import PHONE, play_together
+from web import play
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -50,3 +54,39 @@ def test_two_browsers_play_felix_together_with_a_computer(page, chromium, live_s
     # else is a problem.
     problems = [p for p in page.problems if "status of 409" not in p]
     assert not problems, problems
+
+
+def test_a_seat_taken_while_the_lobby_changes_is_kept_by_its_browser(
+    page, chromium, live_server, monkeypatch
+):
+    """The friend's lobby page follows the table, and reloads when it changes; her own
+    seat is such a change. When the push came before the answer to her form, the reload
+    cancelled the form's navigation and the answer's cookie with it: seated, she was shown
+    the table as a stranger, and could not play (seen in CI). The answer is held here until
+    the push has surely come."""
+    page.goto(live_server.url + "/play/")
+    page.check("input[name=game][value=felix]")
+    page.fill("#name", "Ann")
+    page.select_option("#computers", "1")
+    page.check("input[name=friends]")
+    page.click("form.newtable button.primary")
+    link = page.locator("#invite-link").input_value()
+
+    answered = play._done
+
+    def late(request, pk):
+        time.sleep(2)  # the seat is taken and announced: the push reaches the page now
+        return answered(request, pk)
+
+    monkeypatch.setattr(play, "_done", late)
+    other = chromium.new_context(viewport=PHONE, locale="it-IT")
+    try:
+        bea = other.new_page()
+        bea.goto(link)
+        bea.fill("#name", "Bea")
+        bea.click("form.row button.primary")
+        # Her page is a seated person's: it offers the invitation to pass on.
+        expect(bea.locator("#invite-link")).to_have_count(1, timeout=10_000)
+        assert bea.url == f"{live_server.url}/play/{Game.objects.get().pk}/"
+    finally:
+        other.close()

@@ -7,6 +7,9 @@
   "use strict";
   document.addEventListener("change", function (event) {
     const select = event.target;
-    if (select.matches("select[data-submit]") && select.form) select.form.submit();
+    if (!select.matches("select[data-submit]") || !select.form) return;
+    // As a button would send it: a "submit" event that the table's script hears.
+    if (select.form.requestSubmit) select.form.requestSubmit();
+    else select.form.submit();
   });
 })();

@@ -135,13 +135,21 @@
     }
     return false;
   }
+  // A form of this page was sent (a seat taken, the table started, a level chosen): the
+  // page is on its way to the answer, which may carry the session's new key (a seat
+  // binds the session to its player under a new key). A reload now would cancel that
+  // navigation and its cookie with it: the person, seated, would be shown the table as a
+  // stranger. The answer shows the table as it is then anyway.
+  let leaving = false;
+  document.addEventListener("submit", (ev) => { if (!ev.defaultPrevented) leaving = true; });
+  window.addEventListener("pageshow", () => { leaving = false; });
   // The table as the server sent it (a push or a poll): true when the page reloads.
   // The Mini App asks for its lobby again instead (a reload would show it to nobody).
   function apply(data) {
     if (data.token === token) return false;
     token = data.token;
     if (box.dataset.lobby) {
-      if (!tg.active) { location.reload(); return true; }
+      if (!tg.active) { if (!leaving) location.reload(); return true; }
       lobby();
       return false;
     }
