@@ -11,17 +11,24 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.web.browser import PHONE
 
 
+# What a person can tap now: the board's cards and piles, and the few buttons beside them
+# (Stop, Pass, a bid), as table.js offers them (issue 45).
+OFFERED = ".tablebox [data-pick]:not([disabled]):visible"
+CONFIRM = ".choices .do:visible:not([disabled])"
+
+
 def click_one(page, rng: random.Random) -> bool:
-    """Click one of the choices on offer now. The table may be redrawn under the click (the
-    long poll brought another player's move): then nothing was clicked, and the caller
-    looks again. Returns whether a choice was clicked."""
-    options = page.locator(".choices .opt:visible:not([disabled])")
+    """Tap one of the choices on offer now (then Confirm, when the choice asks for it).
+    The table may be redrawn under the tap (the long poll brought another player's move):
+    then nothing was tapped, and the caller looks again. Returns whether a choice was
+    tapped."""
+    options = page.locator(OFFERED)
     n = options.count()
     if n == 0:
         return False
     try:
         options.nth(rng.randrange(n)).click(timeout=2_000)
-        confirm = page.locator(".choices .confirm:visible .do:visible")
+        confirm = page.locator(CONFIRM)
         if confirm.count():
             confirm.click(timeout=2_000)
     except PlaywrightTimeout:
@@ -45,7 +52,7 @@ def play_by_clicking(page, max_clicks: int, seed: int = 7) -> int:
     rng = random.Random(seed)
     clicks = 0
     while clicks < max_clicks:
-        page.wait_for_selector(".final, .choices .opt:visible:not([disabled])")
+        page.wait_for_selector(f".final, {OFFERED}")
         if page.locator(".final").count():
             return clicks
         clicks += click_one(page, rng)
@@ -89,4 +96,4 @@ def _stalled(pages: list) -> str:
     return f"games={games} pending={pending} pages={seen}"
 
 
-__all__ = ["PHONE", "click_one", "play_by_clicking", "play_together", "start_from_home"]
+__all__ = ["CONFIRM", "OFFERED", "PHONE", "click_one", "play_by_clicking", "play_together", "start_from_home"]

@@ -18,7 +18,7 @@ from games.play.models import Game, GameStatus, Player
 from games.play.table import Table
 from tests.web.browser import fits_the_phone, shot
 from tests.web.tables import start_from_home
-from web.tables import choice_tree, event_text, table_context
+from web.tables import event_text, pick_tree, table_context
 
 HANDS = [["bowl", "shoo", "wander"], ["clean", "helping", "swap"]]  # disjoint on purpose
 LAYOUT = [15, 0, 12, 3]  # Clarence (cat, 3 squares), Rex, Luna, Lassie
@@ -139,7 +139,9 @@ def test_the_table_speaks_the_players_language(db, language, expected):
         assert english not in html
 
 
-def test_an_actions_steps_read_as_words_with_the_cards(db):
+def test_an_actions_taps_are_the_board_items_with_words(db):
+    """Issue 45: marking is one tap on the animal; an action card is a tap on it, then on
+    its targets on the board (a food card on a plate names its animal), Confirm last."""
     game, _clients = two_browser_players()
     ann_player = Player.objects.get(display_name="Ann")
     ann = seat_of(game, "Ann")
@@ -152,15 +154,15 @@ def test_an_actions_steps_read_as_words_with_the_cards(db):
     }
     game.state = RULES.dump(RULES.setup(2, 5, options))
     game.save()
-    # Ann marks first: "Place a marker" → "on: Clarence" with Clarence's card.
+    # Ann marks first: one tap on Clarence sends mark:0 (Rex's one square is taken).
     t = table_context(game, ann_player)
-    (mark,) = t.choices
-    assert mark.label == "Place a marker"
-    assert [(c.label, c.card) for c in mark.children][:2] == [
-        ("on: Clarence", "animal:15"),
-        ("on: Luna", "animal:12"),  # Rex's one square is taken
-    ]
-    # Then Pass the bowl reads "from: Rex" → "food: bone 4" → "to: Luna".
+    tree = t.picks["tree"]
+    assert tree["animal:0"] == {"a": "mark:0"} and "animal:1" not in tree
+    assert t.picks["labels"]["animal:0"] == "Clarence"
+    html = clients_page(game, "Ann", _clients)
+    assert 'data-pick="animal:0" data-action="mark:0"' in html
+    assert 'data-pick="animal:1" disabled' in html
+    # Then Pass the bowl: the card, bone 4 on Rex's plate, Luna; Confirm.
     state = RULES.load(game.state)
     RULES.apply(state, ann, "mark:0")
     game.state = RULES.dump(state)
@@ -168,20 +170,45 @@ def test_an_actions_steps_read_as_words_with_the_cards(db):
     view = Table(game).view(ann)
     names = ["Ann", "Bob"] if ann == 0 else ["Bob", "Ann"]
     assert view["phase"] == "play"
-    tree = choice_tree(web, Table(game).legal(ann), view, names)
-    labels = {c.path: (c.label, c.card) for c in tree}
-    assert labels["draw"] == ("Draw food", None)
-    assert labels["bowl"] == ("Pass the bowl", "bowl")
-    bowl = next(c for c in tree if c.path == "bowl")
-    rex = next(c for c in bowl.children if c.path == "bowl:1")
-    assert (rex.label, rex.card) == ("from: Rex", "animal:0")
-    (bone,) = rex.children
-    assert (bone.label, bone.card) == ("food: bone 4", "b4")
-    luna = next(c for c in bone.children if c.path == "bowl:1:b4:2")
-    assert (luna.label, luna.card, luna.action) == ("to: Luna", "animal:12", "bowl:1:b4:2")
-    shoo = next(c for c in tree if c.path == "shoo")
-    whose = shoo.children[0].children[0]
-    assert whose.label == f"marker of: {names[int(whose.path.rsplit(':', 1)[1])]}"
+    picks = pick_tree(web, Table(game).legal(ann), view, names)
+    tree, labels = picks["tree"], picks["labels"]
+    assert tree["pile"] == {"a": "draw"} and picks["auto"] == ""
+    assert labels["hand:bowl"] == "Pass the bowl"
+    assert tree["hand:bowl"]["n"]["food:1:b4"]["n"]["animal:2"] == {"a": "bowl:1:b4:2", "c": 1}
+    assert labels["food:1:b4"] == "bone 4 (Rex)" and labels["animal:2"] == "Luna"
+    # Shoo: the animal, then whose marker (one marker on it: table.js takes it at once).
+    whose = tree["hand:shoo"]["n"]["animal:1"]["n"]
+    assert list(whose) == [f"seat:{1 - ann}"]
+    assert labels[f"seat:{1 - ann}"] == f"marker of: {names[1 - ann]}"
+
+
+def test_a_draw_with_no_other_choice_goes_by_itself_and_more_is_a_tap_on_the_animal(db):
+    """C10: with no action card to play, drawing is the only way on (``auto``); C12: more
+    food for the animal being fed is a tap on it, or More, with Stop beside it."""
+    game, clients = two_browser_players()
+    ann = seat_of(game, "Ann")
+    state = RULES.setup(2, 5, {"hands": [[], []], "layout": LAYOUT, "first": ann})
+    RULES.apply(state, ann, "mark:0")
+    assert state.phase == "play"
+    view = RULES.view(state, ann)
+    picks = pick_tree(web, RULES.legal_actions(state, ann), view, ["Ann", "Bob"])
+    assert picks["auto"] == "draw"
+    RULES.apply(state, ann, "draw")
+    RULES.apply(state, ann, "feed:2")
+    view = RULES.view(state, ann)
+    picks = pick_tree(web, RULES.legal_actions(state, ann), view, ["Ann", "Bob"])
+    assert picks["tree"] == {"animal:2": {"a": "more"}, "more": {"a": "more"}, "stop": {"a": "stop"}}
+    game.state = RULES.dump(state)
+    game.save()
+    html = clients_page(game, "Ann", clients)
+    # Stop and More are the buttons under the board; no strip repeats the animals.
+    bar = html.split('class="offers"', 1)[1].split("</div>", 1)[0]
+    assert 'data-pick="more"' in bar and 'data-pick="stop"' in bar
+    assert 'data-pick="animal' not in bar
+
+
+def clients_page(game: Game, name: str, clients: dict[str, Client]) -> str:
+    return clients[name].get(reverse("web:table", args=[game.pk])).content.decode()
 
 
 def test_events_are_sentences_with_the_animals_names(db):

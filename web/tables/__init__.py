@@ -2,8 +2,8 @@
 card art, and the choices that seat has now.
 
 Every game has a web module (its catalog entry's ``renderers["web"]``) keeping
-``WebTable``, and optionally ``ONE_TAP``: verbs whose options are offered directly, one tap
-each (``play`` of ``play:<card>``).
+``WebTable``, and optionally ``picks`` (the taps that make an action: ``pick_tree``),
+``BOARD`` (the keys its board draws as buttons), ``CONFIRM`` and ``AUTO``.
 
 Views are the only thing read here: a seat's page holds its own view and nothing else.
 """
@@ -11,10 +11,11 @@ Views are the only thing read here: a seat's page holds its own view and nothing
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, cast, runtime_checkable
 
 from django.utils import timezone
+from django.utils.html import format_html, mark_safe
 from django.utils.translation import gettext as _
 
 from games import art, catalog, narration
@@ -85,46 +86,61 @@ def legend(slug: str) -> list[tuple[str, str]]:
     return art.legend(slug, web_module(slug).legend_texts())
 
 
-@dataclass
-class Choice:
-    """One option of a (possibly multi-step) choice: a leaf carries the whole action."""
-
-    label: str
-    card: str | None = None
-    action: str | None = None
-    path: str = ""
-    children: list[Choice] = field(default_factory=list)
+Pick = tuple[str, str]  # a board item's or a button's key, and its words
 
 
-def choice_tree(
-    module: WebTable, legal: list[str], view: dict | None, names: list[str]
-) -> list[Choice]:
-    """The legal actions as a tree of single choices, split at ":": ``give:7:b2:0`` is
-    "Give", then 7, then b2, then 0, each step named by the game's ``option``. The verbs a
-    game names in ``ONE_TAP`` (``play`` for ``play:<card>``) are offered directly, one tap
-    a card; a choice of several steps ends with a confirm."""
-    root = Choice("")
+def default_picks(module: WebTable, action: str, view: dict | None, names: list[str]):
+    """A game without ``picks``: each step of ``give:7:b2`` is a button of its own, named
+    by the game's ``option``."""
+    parts = tuple(action.split(":"))
+    return [
+        [(":".join(parts[:d]), module.option(parts[:d], view, names)[0]) for d in range(1, len(parts) + 1)]
+    ]
+
+
+def pick_tree(module: WebTable, legal: list[str], view: dict | None, names: list[str]) -> dict:
+    """The seat's legal actions as the taps that make them (issue 45): the game's
+    ``picks(action, view, names)`` gives, for an action, the keys tapped in turn (a card
+    of the hand, an animal, a button), one list per order that reaches it. A tap on a key
+    that ends an action of one step sends it; an action of several steps, or a verb in
+    the game's ``CONFIRM`` (a slip that costs much), waits for Confirm. A single legal
+    action in the game's ``AUTO`` (the rules leave no choice) goes by itself.
+
+    Returns ``{"tree": {key: {"a": action, "c": 1} | {"n": subtree}}, "labels": {key:
+    words}, "keys": [every key, in order], "auto": action or ""}`` (empty without
+    actions)."""
+    if not legal:
+        return {}
+    hook = getattr(module, "picks", None)
+    confirm = set(getattr(module, "CONFIRM", ()))
+    tree: dict = {}
+    labels: dict[str, str] = {}
     for action in legal:
-        parts = action.split(":")
-        node = root
-        for depth in range(1, len(parts) + 1):
-            path = ":".join(parts[:depth])
-            child = next((c for c in node.children if c.path == path), None)
-            if child is None:
-                label, card = module.option(tuple(parts[:depth]), view, names)
-                child = Choice(label, card, path=path)
-                node.children.append(child)
-            node = child
-        node.action = action
-    one_tap = getattr(module, "ONE_TAP", ())
-    out: list[Choice] = []
-    for choice in root.children:
-        # The game's ONE_TAP verbs are offered directly: the cards themselves, one tap.
-        if choice.path in one_tap and all(not c.children for c in choice.children):
-            out.extend(choice.children)
-        else:
-            out.append(choice)
-    return out
+        ways = hook(action, view, names) if hook else default_picks(module, action, view, names)
+        for way in ways:
+            node = tree
+            for depth, (key, label) in enumerate(way):
+                labels.setdefault(key, label)
+                entry = node.setdefault(key, {})
+                if depth == len(way) - 1:
+                    entry["a"] = action
+                    if len(way) > 1 or action.split(":", 1)[0] in confirm:
+                        entry["c"] = 1
+                else:
+                    node = entry.setdefault("n", {})
+    auto = getattr(module, "AUTO", ())
+    return {
+        "tree": tree,
+        "labels": labels,
+        "keys": list(labels),
+        "auto": legal[0] if len(legal) == 1 and legal[0] in auto else "",
+    }
+
+
+def on_board(module: WebTable, key: str) -> bool:
+    """Whether the game's board draws ``key`` as a button (its ``BOARD`` prefixes); other
+    keys are buttons under the board (Stop, Pass, a bid)."""
+    return any(key == p or key.startswith(p + ":") for p in getattr(module, "BOARD", ()))
 
 
 @dataclass
@@ -150,7 +166,7 @@ class TableContext:
     seat: int | None  # the viewer's seat, None for a spectator
     view: dict | None
     seats: list[SeatLine]
-    choices: list[Choice]
+    picks: dict  # pick_tree: the seat's taps now ({} when it has nothing to do)
     events: list[str]
     seconds_left: int | None
     template: str
@@ -164,7 +180,28 @@ class TableContext:
 
     @property
     def my_turn(self) -> bool:
-        return bool(self.choices)
+        return bool(self.picks)
+
+    @property
+    def bar(self) -> list[tuple[str, str, bool]]:
+        """The keys tapped under the board, not on it: (key, words, offered now)."""
+        if not self.picks:
+            return []
+        root = self.picks["tree"]
+        labels = self.picks["labels"]
+        return [(k, labels[k], k in root) for k in self.picks["keys"] if not on_board(self.module, k)]
+
+    def pick_attributes(self, key: str) -> str:
+        """A board button's attributes for ``key``: its key, the action it sends when one
+        tap does, and ``disabled`` when it is not offered now."""
+        root = self.picks.get("tree", {}) if self.picks else {}
+        entry = root.get(key)
+        out = format_html(' data-pick="{}"', key)
+        if entry is None:
+            return out + mark_safe(" disabled")  # noqa: S308
+        if "a" in entry:
+            out += format_html(' data-action="{}"', entry["a"])
+        return out
 
     @property
     def waiting_for(self) -> list[str]:
@@ -254,7 +291,7 @@ def table_context(game: Game, player: Player | None) -> TableContext:
         seat=number,
         view=view,
         seats=lines,
-        choices=choice_tree(module, legal, view, names),
+        picks=pick_tree(module, legal, view, names),
         events=events[-EVENT_LINES:],
         seconds_left=left,
         template=module.TEMPLATE,

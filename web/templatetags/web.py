@@ -140,3 +140,10 @@ def scoring(game_type: str) -> Scoring:
         return catalog.get(game_type).scoring
     except catalog.UnknownGame:
         return Scoring()
+
+
+@register.simple_tag
+def pick(t, *parts):
+    """A board button's attributes for the key ``parts`` joined by ":" (``{% pick t
+    "animal" place %}``): see ``TableContext.pick_attributes``."""
+    return t.pick_attributes(":".join(str(p) for p in parts))

@@ -16,6 +16,7 @@ REPLAY_LABELS = {
     "flips_left": gettext_lazy("flips left"),
 }
 SHOWN_ON_PILE = 8
+BOARD = ("pile",)  # the seat's own pile is the button that flips its top card
 
 
 def card_label(code: str) -> str:
@@ -41,6 +42,11 @@ def legend_texts() -> list[str]:
 
 def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, str | None]:
     return _("Flip"), None
+
+
+def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str]]]:
+    """The one action, a flip, is one tap on the seat's own pile (``web.tables``)."""
+    return [[("pile", _("Flip"))]]
 
 
 def top_cards(view: dict) -> list[str]:

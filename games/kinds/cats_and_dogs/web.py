@@ -188,6 +188,59 @@ def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, s
     return _role(role, token), None
 
 
+# The board's buttons: the action cards of the hand, the animals, the food on their plates
+# and the food pile. A marker's owner, Stop and More are buttons under the board.
+BOARD = ("hand", "animal", "food", "pile")
+# C10: with no action card to play, drawing is the only way on; it goes by itself.
+AUTO = ("draw",)
+
+
+def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str]]]:
+    """The taps that make ``action`` (``web.tables.pick_tree``). Marking and feeding are
+    one tap on the animal; drawing is a tap on the pile (C11: the card is seen before it
+    is placed); drawing more for the animal being fed (C12) is a tap on it, or More, with
+    Stop beside it. An action card is a tap on it in the hand, then on its targets on the
+    board: an animal, a food card on a plate (which names its animal too), a marker's
+    owner; the two ends of a symmetric card (Trade a bite, Swap dinners) in either
+    order."""
+    parts = action.split(":")
+    head, args = parts[0], parts[1:]
+
+    def animal(place: str) -> tuple[str, str]:
+        return f"animal:{place}", animal_name(view, int(place))
+
+    def food(place: str, code: str) -> tuple[str, str]:
+        return f"food:{place}:{code}", f"{food_label(code)} ({animal_name(view, int(place))})"
+
+    def seat(number: str) -> tuple[str, str]:
+        return f"seat:{number}", _role("marker of", seat_name(names, int(number)))
+
+    card = (f"hand:{head}", action_name(head))
+    if head in ("mark", "feed"):
+        return [[animal(args[0])]]
+    if head == "draw":
+        return [[("pile", _("Draw food"))]]
+    if head == "more":
+        return [[animal(str(view["feeding"]))], [("more", _("More"))]]
+    if head == "stop":
+        return [[("stop", _("Stop"))]]
+    if head == "shoo":
+        return [[card, animal(args[0]), seat(args[1])]]
+    if head == "switch":
+        return [[card, animal(args[0]), animal(args[1]), seat(args[2])]]
+    if head == "snatch":
+        return [[card, food(args[0], args[1])]]
+    if head == "bowl":
+        return [[card, food(args[0], args[1]), animal(args[2])]]
+    if head == "trade":
+        one, other = food(args[0], args[1]), food(args[2], args[3])
+        return [[card, one, other], [card, other, one]]
+    if head in ("wander", "swap"):
+        way = [card, *(animal(a) for a in args)]
+        return [way, [card, way[2], way[1]]] if head == "swap" else [way]
+    return [[card, *(animal(a) for a in args)]]  # clean; helping: the card alone
+
+
 # -- events -----------------------------------------------------------------------------------
 
 

@@ -24,7 +24,7 @@ REPLAY_LABELS = {
     "phase_place": gettext_lazy("placing cards"),
     "phase_auction": gettext_lazy("auction"),
 }
-ONE_TAP = ("place",)  # the hand is offered at once: a card is placed with one tap
+BOARD = ("hand",)  # the hand's cards are the buttons that place them
 MINUS = "\u2212"  # a true minus sign, as the card art prints it
 
 
@@ -80,6 +80,15 @@ def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, s
     if head == "pass":
         return _("Pass"), None
     return head, None
+
+
+def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str]]]:
+    """The taps that make ``action`` (``web.tables.pick_tree``): a card of the hand is
+    placed with one tap on it; a bid, or passing, is one button under the board."""
+    parts = action.split(":")
+    if parts[0] == "place":
+        return [[(f"hand:{parts[1]}", card_label(parts[1]))]]
+    return [[(action, option(tuple(parts), view, names)[0])]]
 
 
 def pieces(view: dict | None) -> dict:

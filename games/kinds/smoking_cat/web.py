@@ -1,6 +1,7 @@
 """Smoking Cat at the web table: the letters of the game word, the points of the deal, the
-trick on the table, and the seat's own hand drawn with the German-suited deck. Passing is
-three single choices, one card at a time (the engine's ``pass:<card>``)."""
+trick on the table, and the seat's own hand drawn with the German-suited deck, whose cards
+are the buttons. Passing is three single taps, one card at a time (the engine's
+``pass:<card>``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ REPLAY_LABELS = {
     "phase_pass": gettext_lazy("passing cards"),
     "phase_play": gettext_lazy("play"),
 }
-ONE_TAP = ("play", "pass")  # a card is played, or passed, with one tap
+BOARD = ("hand",)  # the hand's cards are the buttons that play or pass them
+CONFIRM = ("throw",)  # conceding the deal waits for Confirm: a slip would cost the deal
 SUIT_ORDER = "LHBA"
 RANK_ORDER = "789XUOKA"
 
@@ -64,6 +66,15 @@ def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, s
     if len(parts) == 1:
         return {"pass": _("Pass"), "play": _("Play")}.get(verb, verb), None
     return card_label(parts[1]), parts[1]
+
+
+def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str]]]:
+    """The taps that make ``action`` (``web.tables.pick_tree``): a card is played, or
+    passed, with one tap on it in the hand; throwing down is a button, then Confirm."""
+    verb, _sep, code = action.partition(":")
+    if code:
+        return [[(f"hand:{code}", card_label(code))]]
+    return [[(action, option((verb,), view, names)[0])]]
 
 
 def pieces(view: dict | None) -> dict:

@@ -1,6 +1,6 @@
 // The web table: follows the game (pushed to it by server-sent events, or by long polling
-// where those fail, and always in the Mini App), offers the seat's choices one step at
-// a time, and sends moves. Inside Telegram (a Mini App) it also signs every request with
+// where those fail, and always in the Mini App), makes the board's cards the seat's
+// choices, and sends moves. Inside Telegram (a Mini App) it also signs every request with
 // Telegram's initData and follows Telegram's theme, back button and haptics; it needs no
 // script of Telegram's to do so (the protocol is a few messages, written out below).
 (function () {
@@ -92,8 +92,14 @@
   }
 
   // -- following the game -----------------------------------------------------------------
+  // The board stays where it was on the screen: what changed above or below it (a line
+  // of the header, the buttons under it) moves the rest, never the board under the finger.
   function show(html) {
+    const before = box.querySelector(".board");
+    const top = before ? before.getBoundingClientRect().top : null;
     box.innerHTML = html;
+    const after = box.querySelector(".board");
+    if (top !== null && after) window.scrollBy(0, after.getBoundingClientRect().top - top);
     bind();
     document.dispatchEvent(new CustomEvent("catclub:table", { detail: { token: token } }));
   }
@@ -245,58 +251,87 @@
   }
 
   // -- choosing and moving ------------------------------------------------------------------
-  let chosen = [];
+  // The seat's choices are the board itself (issue 45): its cards, animals and piles are
+  // buttons (data-pick), with a few more under it (Stop, Pass, a bid). The page's "picks"
+  // (web.tables.pick_tree) say which keys are offered now and what each tap leads to: an
+  // action sent at once, or, after several taps or for a costly one, a Confirm. A step
+  // with one way on is taken by itself, and a lone action the rules force (drawing with
+  // nothing else to do) goes without a tap.
+  let picks = null;
+  let node = null;
+  let path = [];
+  let ready = null;
   function bind() {
+    const data = box.querySelector("#picks");
+    picks = data ? JSON.parse(data.textContent) : null;
+    reset();
+    if (picks && picks.auto) {
+      const tablebox = box.querySelector(".tablebox");
+      // One key per table version: a second page of the same seat sends the same move.
+      send(picks.auto, "auto-" + (tablebox ? tablebox.dataset.version : ""));
+    }
+  }
+  function reset() {
+    node = picks ? picks.tree : null;
+    path = [];
+    ready = null;
+    offer();
+  }
+  function choose(key) {
+    const entry = node[key];
+    path.push(key);
+    if (entry.a) {
+      if (entry.c) { ready = entry.a; node = {}; offer(); return; }
+      send(entry.a);
+      return;
+    }
+    node = entry.n;
+    // A step with a single way on (the one marker on an animal) needs no tap.
+    const keys = Object.keys(node);
+    if (keys.length === 1) return choose(keys[0]);
+    offer();
+  }
+  function offer() {
     const choices = box.querySelector(".choices");
-    if (!choices) return;
-    chosen = [];
-    choices.addEventListener("click", (ev) => {
-      const btn = ev.target.closest("button");
-      if (!btn) return;
-      if (btn.classList.contains("undo")) return reset(choices);
-      if (btn.classList.contains("do")) return send(choices.dataset.action, btn);
-      if (!btn.classList.contains("opt")) return;
-      const step = choices.querySelector('.step[data-parent="' + CSS.escape(btn.dataset.path) + '"]');
-      chosen.push(btn.querySelector(".lbl").textContent);
-      if (step) {
-        btn.closest(".options").hidden = true;
-        step.hidden = false;
-        showBack(choices, true);
-      } else if (Number(btn.dataset.depth) === 0) {
-        send(btn.dataset.action, btn);
-      } else {
-        btn.closest(".options").hidden = true;
-        choices.dataset.action = btn.dataset.action;
-        const confirm = choices.querySelector(".confirm");
-        confirm.querySelector(".summary").textContent = chosen.join(" → ");
-        confirm.hidden = false;
-        confirm.querySelector(".do").hidden = false;
-        confirm.querySelector(".do").focus();
-      }
+    box.querySelectorAll("[data-pick]").forEach((b) => {
+      const key = b.dataset.pick;
+      const now = Boolean(node && Object.prototype.hasOwnProperty.call(node, key));
+      b.disabled = !now;
+      b.classList.toggle("live", now);
+      const chosen = path.indexOf(key) >= 0;
+      b.classList.toggle("chosen", chosen);
+      if (chosen) b.setAttribute("aria-pressed", "true");
+      else b.removeAttribute("aria-pressed");
+      if (b.classList.contains("bar")) b.hidden = !now;
     });
+    if (!choices) return;
+    const labels = (picks && picks.labels) || {};
+    choices.querySelector(".summary").textContent = path.map((k) => labels[k] || k).join(" → ");
+    const confirm = choices.querySelector(".do");
+    confirm.hidden = !ready;
+    choices.querySelector(".undo").hidden = path.length === 0;
+    if (ready) confirm.focus({ preventScroll: true });
   }
-  function showBack(choices, visible) {
-    const confirm = choices.querySelector(".confirm");
-    confirm.hidden = !visible;
-    confirm.querySelector(".do").hidden = visible;
-    confirm.querySelector(".summary").textContent = chosen.join(" → ");
+  box.addEventListener("click", (ev) => {
+    const btn = ev.target.closest("button");
+    if (!btn || btn.disabled || !box.contains(btn)) return;
+    if (btn.matches(".choices .undo")) return reset();
+    if (btn.matches(".choices .do")) { if (ready) send(ready); return; }
+    const key = btn.dataset.pick;
+    if (key === undefined || !node || !Object.prototype.hasOwnProperty.call(node, key)) return;
+    choose(key);
+  });
+  function lock(locked) {
+    box.querySelectorAll(".tablebox button").forEach((b) => (b.disabled = locked));
+    if (!locked) offer();
   }
-  function reset(choices) {
-    chosen = [];
-    delete choices.dataset.action;
-    choices.querySelectorAll(".step").forEach((s) => (s.hidden = true));
-    choices.querySelectorAll(".options").forEach((o) => (o.hidden = false));
-    const confirm = choices.querySelector(".confirm");
-    confirm.hidden = true;
-    confirm.querySelector(".do").hidden = false;
-  }
-  async function send(action, btn) {
+  async function send(action, key) {
     const tablebox = box.querySelector(".tablebox");
     const form = new FormData();
     form.append("action", action);
     form.append("version", tablebox ? tablebox.dataset.version : "");
-    form.append("key", (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)));
-    box.querySelectorAll(".choices button").forEach((b) => (b.disabled = true));
+    form.append("key", key || (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)));
+    lock(true);
     tg.haptic({ type: "impact", impact_style: "light" });
     try {
       const r = await fetch(box.dataset.move, {
@@ -306,11 +341,11 @@
       if (!data.ok) {
         toast(data.message || r.statusText);
         tg.haptic({ type: "notification", notification_type: "error" });
-        box.querySelectorAll(".choices button").forEach((b) => (b.disabled = false));
+        if (box.contains(tablebox)) { lock(false); reset(); }
       }
     } catch (e) {
       toast(e.message);
-      box.querySelectorAll(".choices button").forEach((b) => (b.disabled = false));
+      if (box.contains(tablebox)) { lock(false); reset(); }
     }
   }
 
