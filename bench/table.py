@@ -1,12 +1,20 @@
 """``python -m bench.table [--games N] [--game SLUG]``: the web table's latency on the
-embedded default (SQLite, tasks in-process), measured as a browser lives it.
+embedded default (SQLite, tasks in-process), measured as a browser lives it, and the taps
+a person makes.
 
 Starts the project's own server (``manage.py runserver`` on a fresh SQLite file), opens
 tables against computer players, and plays like the page does: a long poll waits for the
-table to change while the "person" clicks one of the offered choices. Prints::
+table to change while the "person" taps one of the offered choices, as the page's picks
+(``web.tables.pick_tree``, read by table.js) offer them. Prints::
 
     table game=<slug> clicks=<n> click_to_screen_ms p50=<n> p95=<n>
     table game=<slug> move_to_computer_ms p50=<n> p95=<n>
+    taps <slug> per_decision_p50=<x> per_decision_p95=<x> per_game=<x>
+
+A tap is each click a person makes; a decision is a choice among what the page offers:
+each tap that narrows an action of several steps, or that ends one (with its Confirm, when
+the page asks for one). A step with a single way on, and a move the rules force (the page
+sends it by itself), take no tap. Target: per_decision p95 ≤ 2 in every game (issue 45).
 
 ``click_to_screen`` is from sending a move to the long poll bringing the changed table
 (the person's own screen updated); ``move_to_computer`` is from sending a move to the
@@ -35,7 +43,7 @@ from pathlib import Path
 from games import catalog
 
 ROOT = Path(__file__).resolve().parents[1]
-ACTION = re.compile(r'data-action="([^"]+)"')
+PICKS = re.compile(r'<script id="picks" type="application/json">(.*?)</script>', re.S)
 VERSION = re.compile(r'data-version="(\d+)"')
 
 
@@ -83,7 +91,42 @@ def kept(answer: dict, current: dict | None) -> dict:
     return current if unchanged and answer["token"] == current["token"] else answer
 
 
-def play(base: str, slug: str, computers: int, rng: random.Random, clicks: list, computer: list):
+def picks(state: dict) -> dict:
+    """The seat's picks on the table's page ({} when it has nothing to do)."""
+    found = PICKS.search(state["html"])
+    return json.loads(found.group(1)) if found else {}
+
+
+def tap_through(offered: dict, rng: random.Random, decisions: list) -> str:
+    """Tap one of the offered ways through ``offered`` as table.js takes them, adding the
+    taps of each decision to ``decisions``; returns the action sent. A move the rules
+    force is sent with no tap."""
+    if offered["auto"]:
+        return offered["auto"]
+    node = offered["tree"]
+    depth = 0
+    while True:
+        keys = list(node)
+        entry = node[rng.choice(keys)]
+        if depth == 0 or len(keys) > 1:  # a step with one way on is taken by itself
+            decisions.append(1)
+        if "a" in entry:
+            if entry.get("c"):
+                decisions[-1] += 1  # Confirm
+            return entry["a"]
+        node = entry["n"]
+        depth += 1
+
+
+def play(
+    base: str,
+    slug: str,
+    computers: int,
+    rng: random.Random,
+    clicks: list,
+    computer: list,
+    decisions: list,
+):
     browser = Browser(base)
     browser.get("/play/")  # the form sets the CSRF cookie
     url, _page = browser.post(
@@ -92,16 +135,17 @@ def play(base: str, slug: str, computers: int, rng: random.Random, clicks: list,
     table = urllib.parse.urlparse(url).path
     current = browser.state(table)
     while not over(current):
-        actions = ACTION.findall(current["html"])
-        if not actions:
+        offered = picks(current)
+        if not offered:
             current = browser.state(table, current)
             continue
         mine = version(current)
-        current, started = click(browser, table, current, rng.choice(actions), mine)
+        action = tap_through(offered, rng, decisions)
+        current, started = click(browser, table, current, action, mine)
         clicks.append((time.perf_counter() - started) * 1000)
         # The computers' moves after the person's: the table shows more than that one move.
         while version(current) <= mine + 1 and not over(current):
-            if ACTION.findall(current["html"]):
+            if picks(current):
                 break  # the person acts again before any computer
             current = browser.state(table, current)
         if version(current) > mine + 1:
@@ -175,11 +219,12 @@ def main(argv: list[str] | None = None) -> None:
             for slug in slugs:
                 clicks: list[float] = []
                 computer: list[float] = []
+                decisions: list[int] = []
                 rng = random.Random(1)
                 for _game in range(args.games):
                     # The usual table: one person, computers in the other seats.
                     computers = catalog.get(slug).table_players - 1
-                    play(base, slug, computers, rng, clicks, computer)
+                    play(base, slug, computers, rng, clicks, computer, decisions)
                 print(
                     f"table game={slug} clicks={len(clicks)} click_to_screen_ms"
                     f" p50={statistics.median(clicks):.0f} p95={percentile(clicks, 95):.0f}",
@@ -191,6 +236,12 @@ def main(argv: list[str] | None = None) -> None:
                         f"table game={slug} move_to_computer_ms p50={p50:.0f} p95={p95:.0f}",
                         flush=True,
                     )
+                p50, p95 = statistics.median(decisions), percentile(decisions, 95)
+                print(
+                    f"taps {slug} per_decision_p50={p50:g} per_decision_p95={p95:g}"
+                    f" per_game={sum(decisions) / args.games:g}",
+                    flush=True,
+                )
         finally:
             server.terminate()
             server.wait(10)

@@ -10,7 +10,6 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.browser import PHONE
 
-
 # What a person can tap now: the board's cards and piles, and the few buttons beside them
 # (Stop, Pass, a bid), as table.js offers them (issue 45).
 OFFERED = ".tablebox [data-pick]:not([disabled]):visible"
@@ -96,4 +95,12 @@ def _stalled(pages: list) -> str:
     return f"games={games} pending={pending} pages={seen}"
 
 
-__all__ = ["CONFIRM", "OFFERED", "PHONE", "click_one", "play_by_clicking", "play_together", "start_from_home"]
+__all__ = [
+    "CONFIRM",
+    "OFFERED",
+    "PHONE",
+    "click_one",
+    "play_by_clicking",
+    "play_together",
+    "start_from_home",
+]

@@ -28,7 +28,7 @@ def test_the_table_and_the_way_to_it_have_no_serious_violation(page, live_server
     page.goto(live_server.url + "/play/")
     assert serious_violations(page) == []
     start_from_home(page, live_server.url, slug, computers=2 if slug == "felix" else 1)
-    page.wait_for_selector(".choices .opt")
+    page.wait_for_selector(".tablebox [data-pick]:not([disabled])")
     assert serious_violations(page) == []
 
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.web.tables import click_one, start_from_home
+from tests.web.tables import OFFERED, click_one, start_from_home
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 SITE = "https://catclub.example"
@@ -86,7 +86,7 @@ def test_a_table_plays_under_the_policy_without_a_violation(page, live_server):
     rng = random.Random(3)
     clicks = 0
     while clicks < 3:
-        page.wait_for_selector(".choices .opt:visible:not([disabled])")
+        page.wait_for_selector(OFFERED)
         clicks += click_one(page, rng)
     assert not violations, violations
     assert not page.problems, page.problems

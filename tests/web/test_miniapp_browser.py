@@ -47,15 +47,18 @@ def test_a_signed_mini_app_opens_the_table_and_plays(page, live_server, felix_wi
     open_mini_app(page, live_server.url, init_data(start_param=str(game.pk)))
     page.wait_for_url(f"**/play/{game.pk}/")
     seat = game.seats.get(player=tina).number
-    page.wait_for_selector('.choices .opt[data-action^="place:"]')  # Tina's own hand
+    page.wait_for_selector('.fx-hand [data-action^="place:"]')  # Tina's own hand
     # Telegram's theme follows her from the app's first page to the table.
     background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
     assert background == "rgb(30, 42, 51)", background
     assert fits_the_phone(page)
     shot(page, "miniapp-felix-phone")
-    page.locator('.choices .opt[data-action^="place:"]').first.click()
+    version = page.locator(".tablebox").get_attribute("data-version")
+    page.locator('.fx-hand [data-action^="place:"]').first.click()
     page.wait_for_function(
-        "n => document.querySelectorAll('.choices .opt').length === n", arg=0, timeout=10_000
+        "v => document.querySelector('.tablebox').dataset.version !== v",
+        arg=version,
+        timeout=10_000,
     )
     assert Move.objects.filter(game=game, seat=seat, key__startswith="web:").count() == 1
     assert not page.problems, page.problems
@@ -156,7 +159,7 @@ def test_in_a_cookieless_iframe_the_mini_app_runs_its_lobby(page, live_server, s
             page.wait_for_timeout(100)
         assert game.seats.get(pk=added.pk).strategy == levels.strategy_for(game.kind, "hard")
         child.locator("#lobby").get_by_role("button", name="Start").click()
-        child.locator("#table .choices .opt").first.wait_for(timeout=10_000)
+        child.locator("#table [data-pick]:not([disabled])").first.wait_for(timeout=10_000)
         assert Game.objects.get(pk=game.pk).status != GameStatus.LOBBY
         assert child.locator("#lobby .lobby").count() == 0
         shot(page, "miniapp-lobby-cookieless")

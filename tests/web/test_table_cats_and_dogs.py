@@ -1,12 +1,10 @@
 """Come Cani e Gatti at the web table.
 
 In the browser: from the home page, a new user plays a whole game against a computer by
-clicking only, and reaches the final screen; the table fits a phone and reads on a desktop.
+tapping the board only, and reaches the final screen; the table fits a phone and reads on a desktop.
 Without a browser: each seat's page shows that seat's own action cards and never another
 seat's (C7), and an action's steps read as words with the cards drawn.
 """
-
-import random
 
 import pytest
 from django.test import Client
@@ -17,30 +15,11 @@ from games.kinds.cats_and_dogs.engine import RULES
 from games.play.models import Game, GameStatus, Player
 from games.play.table import Table
 from tests.web.browser import fits_the_phone, shot
-from tests.web.tables import start_from_home
+from tests.web.tables import play_by_clicking, start_from_home
 from web.tables import event_text, pick_tree, table_context
 
 HANDS = [["bowl", "shoo", "wander"], ["clean", "helping", "swap"]]  # disjoint on purpose
 LAYOUT = [15, 0, 12, 3]  # Clarence (cat, 3 squares), Rex, Luna, Lassie
-
-
-def click_to_the_end(page, max_clicks: int, seed: int = 7) -> int:
-    """Click one of the offered choices at a time, each step of an action and then Confirm,
-    until the final screen. (``tests.web.tables.play_by_clicking`` waits for the first
-    option in the page, which for an action with steps is one in a hidden step.)"""
-    rng = random.Random(seed)
-    offered = ".choices .opt:visible:not([disabled])"
-    for clicks in range(max_clicks):
-        page.wait_for_selector(f".final, {offered}")
-        if page.locator(".final").count():
-            return clicks
-        options = page.locator(offered)
-        if n := options.count():
-            options.nth(rng.randrange(n)).click()
-        confirm = page.locator(".choices .confirm .do:visible:not([disabled])")
-        if confirm.count():
-            confirm.click()
-    raise AssertionError(f"no final screen after {max_clicks} clicks")
 
 
 def two_browser_players(hands=HANDS) -> tuple[Game, dict[str, Client]]:
@@ -197,7 +176,8 @@ def test_a_draw_with_no_other_choice_goes_by_itself_and_more_is_a_tap_on_the_ani
     RULES.apply(state, ann, "feed:2")
     view = RULES.view(state, ann)
     picks = pick_tree(web, RULES.legal_actions(state, ann), view, ["Ann", "Bob"])
-    assert picks["tree"] == {"animal:2": {"a": "more"}, "more": {"a": "more"}, "stop": {"a": "stop"}}
+    more, stop = {"a": "more"}, {"a": "stop"}
+    assert picks["tree"] == {"animal:2": more, "more": more, "stop": stop}
     game.state = RULES.dump(state)
     game.save()
     html = clients_page(game, "Ann", clients)
@@ -238,12 +218,8 @@ def test_a_new_user_plays_cats_and_dogs_to_the_end_by_clicking(
     page.wait_for_selector(".board.cad .pet")
     assert fits_the_phone(page)
     shot(page, "table-cats_and_dogs-phone")
-    # Her first turn starts with a marker: the step offers the animals as cards.
-    page.click(".choices .opt[data-path=mark]")
-    page.wait_for_selector(".choices .step:visible .opt.withcard")
-    assert fits_the_phone(page)
-    shot(page, "table-cats_and_dogs-step-phone")
-    page.click(".choices .undo")
+    # Her first turn starts with a marker: the animals on the board are the buttons.
+    assert page.locator('.pet-card[data-action^="mark:"]:not([disabled])').count() >= 1
     # The same player on a desktop: a second page on the same table, in the same session.
     desktop = chromium.new_context(
         viewport={"width": 1280, "height": 800}, storage_state=page.context.storage_state()
@@ -265,7 +241,7 @@ def test_a_new_user_plays_cats_and_dogs_to_the_end_by_clicking(
         shot(wide, "table-cats_and_dogs-desktop")
     finally:
         desktop.close()
-    click_to_the_end(page, max_clicks=2000)
+    play_by_clicking(page, max_clicks=2000)
     game = Game.objects.get()
     assert game.status == GameStatus.FINISHED
     assert page.locator(".final .ranking li").count() == 2

@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.services, pytest.mark.slow]
 def test_a_new_user_plays_smoking_cat_to_the_end_by_clicking(page, live_server):
     start_from_home(page, live_server.url, "smoking_cat", computers=3)
     page.wait_for_selector(".board.smoking .hand .card")
-    assert page.locator('.choices .opt[data-action^="pass:"]').count() == 8
+    assert page.locator('.board.smoking .hand [data-action^="pass:"]').count() == 8
     assert fits_the_phone(page)
     shot(page, "table-smoking_cat-phone")
     desktop = page.context.new_page()

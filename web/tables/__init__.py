@@ -94,7 +94,10 @@ def default_picks(module: WebTable, action: str, view: dict | None, names: list[
     by the game's ``option``."""
     parts = tuple(action.split(":"))
     return [
-        [(":".join(parts[:d]), module.option(parts[:d], view, names)[0]) for d in range(1, len(parts) + 1)]
+        [
+            (":".join(parts[:d]), module.option(parts[:d], view, names)[0])
+            for d in range(1, len(parts) + 1)
+        ]
     ]
 
 
@@ -189,7 +192,9 @@ class TableContext:
             return []
         root = self.picks["tree"]
         labels = self.picks["labels"]
-        return [(k, labels[k], k in root) for k in self.picks["keys"] if not on_board(self.module, k)]
+        return [
+            (k, labels[k], k in root) for k in self.picks["keys"] if not on_board(self.module, k)
+        ]
 
     def pick_attributes(self, key: str) -> str:
         """A board button's attributes for ``key``: its key, the action it sends when one
@@ -198,7 +203,7 @@ class TableContext:
         entry = root.get(key)
         out = format_html(' data-pick="{}"', key)
         if entry is None:
-            return out + mark_safe(" disabled")  # noqa: S308
+            return out + mark_safe(" disabled")
         if "a" in entry:
             out += format_html(' data-action="{}"', entry["a"])
         return out
