@@ -19,6 +19,7 @@ from games.play.models import Game, GameStatus
 from games.play.table import Table
 from tests.web.browser import fits_the_phone, shot
 from tests.web.tables import CONFIRM, OFFERED, start_from_home
+from tests.web.test_accessibility import serious_violations
 
 COMPUTERS = {"felix": 2, "smoking_cat": 3, "bon_appetit": 1, "cats_and_dogs": 1}
 SEATS = {"felix": 3, "smoking_cat": 4, "bon_appetit": 2, "cats_and_dogs": 2}
@@ -56,11 +57,13 @@ def version(page) -> str | None:
 
 def play_by_taps(page, max_taps: int, seed: int = 5) -> dict:
     """Tap the offered board items (and Confirm when asked) until the final screen.
-    Returns the taps each decision took, the moves sent, and the jumps after moves."""
+    Returns the taps each decision took, the moves sent, and the jumps after moves. The
+    first time a choice is under way (a step taken, or Confirm shown), axe reads it."""
     rng = random.Random(seed)
     decisions: list[int] = []
     jumps: list[float] = []
     taps = 0
+    midway_read = False
     while taps < max_taps:
         page.wait_for_selector(f".final, {OFFERED}")
         if page.locator(".final").count():
@@ -79,6 +82,9 @@ def play_by_taps(page, max_taps: int, seed: int = 5) -> dict:
         decision = 1
         before = page.evaluate("window.scrollY")
         confirm = page.locator(CONFIRM)
+        if not midway_read and page.locator(".choices .undo:visible").count():
+            midway_read = True
+            assert serious_violations(page) == []
         if confirm.count():
             confirm.click(timeout=2_000)
             taps += 1
@@ -115,6 +121,7 @@ def test_issue_45_every_decision_takes_at_most_two_taps_on_a_phone(page, live_se
     # No strip of choices under the board: what is offered there is no card.
     assert page.locator(".choices .card").count() == 0
     assert page.locator(".choices .opt, .choices .step").count() == 0
+    assert serious_violations(page) == []  # the board's buttons too
     # Start with the board in the middle of the screen, as a person reading it would.
     page.evaluate("document.querySelector('.board').scrollIntoView({block: 'center'})")
     played = play_by_taps(page, max_taps=2500)
