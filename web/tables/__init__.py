@@ -107,7 +107,8 @@ def pick_tree(module: WebTable, legal: list[str], view: dict | None, names: list
     of the hand, an animal, a button), one list per order that reaches it. A tap on a key
     that ends an action of one step sends it; an action of several steps, or a verb in
     the game's ``CONFIRM`` (a slip that costs much), waits for Confirm. A single legal
-    action in the game's ``AUTO`` (the rules leave no choice) goes by itself.
+    action whose verb is in the game's ``AUTO`` (the rules leave no choice) goes by
+    itself.
 
     Returns ``{"tree": {key: {"a": action, "c": 1} | {"n": subtree}}, "labels": {key:
     words}, "keys": [every key, in order], "auto": action or ""}`` (empty without
@@ -136,7 +137,7 @@ def pick_tree(module: WebTable, legal: list[str], view: dict | None, names: list
         "tree": tree,
         "labels": labels,
         "keys": list(labels),
-        "auto": legal[0] if len(legal) == 1 and legal[0] in auto else "",
+        "auto": legal[0] if len(legal) == 1 and legal[0].split(":", 1)[0] in auto else "",
     }
 
 

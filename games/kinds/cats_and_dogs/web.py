@@ -191,8 +191,9 @@ def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, s
 # The board's buttons: the action cards of the hand, the animals, the food on their plates
 # and the food pile. A marker's owner, Stop and More are buttons under the board.
 BOARD = ("hand", "animal", "food", "pile")
-# C10: with no action card to play, drawing is the only way on; it goes by itself.
-AUTO = ("draw",)
+# What goes by itself when it is the only legal action: C10, with no action card to play,
+# drawing is the only way on; C9, a marker with a single animal to go on.
+AUTO = ("draw", "mark")
 
 
 def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str]]]:

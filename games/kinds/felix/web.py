@@ -25,6 +25,9 @@ REPLAY_LABELS = {
     "phase_auction": gettext_lazy("auction"),
 }
 BOARD = ("hand",)  # the hand's cards are the buttons that place them
+# What goes by itself when it is the only legal action: the last card of the hand (F25:
+# the ninth round), passing with no bid left to make (F12, F13).
+AUTO = ("place", "pass")
 MINUS = "\u2212"  # a true minus sign, as the card art prints it
 
 
