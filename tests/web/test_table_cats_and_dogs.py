@@ -118,7 +118,7 @@ def test_the_table_speaks_the_players_language(db, language, expected):
         assert english not in html
 
 
-def test_an_actions_taps_are_the_board_items_with_words(db):
+def test_issue_45_an_actions_taps_are_the_board_items_with_words(db):
     """Issue 45: marking is one tap on the animal; an action card is a tap on it, then on
     its targets on the board (a food card on a plate names its animal), Confirm last."""
     game, _clients = two_browser_players()
@@ -161,7 +161,7 @@ def test_an_actions_taps_are_the_board_items_with_words(db):
     assert labels[f"seat:{1 - ann}"] == f"marker of: {names[1 - ann]}"
 
 
-def test_a_draw_with_no_other_choice_goes_by_itself_and_more_is_a_tap_on_the_animal(db):
+def test_issue_45_a_forced_draw_goes_by_itself_and_more_is_a_tap_on_the_animal(db):
     """C10: with no action card to play, drawing is the only way on (``auto``); C12: more
     food for the animal being fed is a tap on it, or More, with Stop beside it."""
     game, clients = two_browser_players()

@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from games.kinds.smoking_cat import web as smoking_web
 from games.play.models import Game, GameStatus
 from games.play.table import Table
 from tests.web.browser import fits_the_phone, shot
@@ -145,6 +146,10 @@ def test_issue_45_smoking_cats_hand_appears_once_and_is_the_buttons(page, live_s
     assert len(codes) == 8
     for code in codes:
         assert page.locator(f'.tablebox .card[data-code="{code}"]').count() == 1, code
+        # The card is the button, named as the card ("Ober of Leaves").
+        assert (
+            page.get_by_role("button", name=smoking_web.card_label(code), exact=True).count() == 1
+        )
     # S-pass: each card of the hand is the button that passes it, one tap.
     assert page.locator('.hand button[data-action^="pass:"]:not([disabled])').count() == 8
     shot(page, "issue-45-smoking_cat-hand-phone")
