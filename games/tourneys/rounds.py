@@ -203,10 +203,23 @@ def _pairing(tournament: Tournament, last: Round | None):
         previous = _stored_knockout_round(last)
         if previous.final:
             return None
+        tables = [t for t in last.tables.all() if not t.is_bye]
+        # A forfeit shares the last place with whoever played to it; at the cut, the one
+        # who played goes on, not the seed who did not show (issue 45).
+        forfeits = {
+            (s.game_id, s.player_id)
+            for s in Seat.objects.filter(game_id__in=[t.game_id for t in tables])
+            if s.forfeits
+        }
         results = [
-            TableResult(tuple(t.players), tuple(t.ranks or [1] * len(t.players)))
-            for t in last.tables.all()
-            if not t.is_bye
+            TableResult(
+                tuple(t.players),
+                tuple(
+                    2 * rank + ((t.game_id, p) in forfeits)
+                    for p, rank in zip(t.players, t.ranks or [1] * len(t.players), strict=True)
+                ),
+            )
+            for t in tables
         ]
         rnd = knockout.advance(previous, results)
         still_in = set(players)
@@ -283,13 +296,16 @@ def no_shows(tournament: Tournament, people: list[Player], now) -> set[int]:
             tournament=tournament, player_id__in=ids, seen_at__gte=since
         ).values_list("player_id", flat=True)
     )
+    # Each player's previous table of the tournament: the last one they were seated at.
     last_game: dict[int, int] = {}
-    for table in RoundTable.objects.filter(
-        round__tournament=tournament, is_bye=False, game__isnull=False
-    ).order_by("round__number", "number"):
-        for player in table.players:
+    for players, game_id in (
+        RoundTable.objects.filter(round__tournament=tournament, is_bye=False, game__isnull=False)
+        .order_by("round__number", "number")
+        .values_list("players", "game_id")
+    ):
+        for player in players:
             if player in ids:
-                last_game[player] = table.game_id
+                last_game[player] = game_id
     seats = Seat.objects.filter(game_id__in=set(last_game.values()), player_id__in=list(last_game))
     moved = set(
         Move.objects.filter(game_id__in=set(last_game.values()), source=MoveSource.HUMAN)
@@ -297,10 +313,11 @@ def no_shows(tournament: Tournament, people: list[Player], now) -> set[int]:
         .distinct()
     )
     for seat in seats:
-        if last_game.get(seat.player_id) != seat.game_id:
+        player = seat.player_id
+        if player is None or last_game.get(player) != seat.game_id:
             continue
         if (seat.game_id, seat.number) in moved and not seat.forfeits:
-            there.add(seat.player_id)
+            there.add(player)
     for person in people:
         if person.pk not in last_game and person.telegram_id and person.reachable:
             there.add(person.pk)

@@ -16,7 +16,6 @@ from django.utils import timezone
 from config import background
 from games.play.models import Game, GameStatus, Move, MoveSource, Player, Seat
 from games.ratings.models import RatedGame, RatingChange
-from games.ratings.places import seat_places
 from games.ratings.service import rate_game
 from games.tourneys import rounds
 from games.tourneys.models import Entry, RoundTable, Status, Tournament
@@ -201,6 +200,8 @@ def test_issue_45_every_game_of_a_tournament_with_no_shows_agrees_with_its_round
     """Nine sign up, three never come back; three rounds are played out. Every finished
     game's places are its round's (the game's own, a forfeit last), the ratings use the
     same places, and no game computers played in most seats is rated."""
+    from games.ratings.places import seat_places  # the one rule (issue 45)
+
     t, people = tournament(9, table_size=3, round_count=3, duplicate_deals=True, seed=45)
     gone = {p.pk for p in people[::3]}
     away(t, *people[::3])
@@ -248,3 +249,26 @@ def test_issue_45_every_game_of_a_tournament_with_no_shows_agrees_with_its_round
                 seat = by_player[change.rating.player_id]
                 assert change.rank == table.ranks[table.players.index(seat.player_id)]
     assert majority, "the seed seats two no-shows together at least once"
+
+
+def test_issue_45_at_a_knockouts_cut_who_played_goes_on_before_a_forfeit_sharing_the_place():
+    """A table of two whose no-show's computer won: both share second place; the one who
+    played goes on, whatever the seeds say."""
+    t, people = tournament(
+        4, game_type="bon_appetit", table_size=2, format="knockout", round_count=None, go_on=1
+    )
+    after_commit(rounds.advance, t.pk)
+    tables = list(RoundTable.objects.filter(round__tournament=t, round__number=1))
+    first_seed = people[0].pk  # first in entry order: the seed a tie would favour
+    mine = next(x for x in tables if first_seed in x.players)
+    other = next(p for p in mine.players if p != first_seed)
+    stayed_away(mine.game, mine.players.index(first_seed))
+    ranks = [0, 0]
+    ranks[mine.players.index(first_seed)], ranks[mine.players.index(other)] = 1, 2
+    finish(mine.game, ranks)
+    for table in tables:
+        if table.pk != mine.pk:
+            finish(table.game, [1, 2])
+    after_commit(rounds.advance, t.pk)
+    (final,) = RoundTable.objects.filter(round__tournament=t, round__number=2)
+    assert other in final.players and first_seed not in final.players
