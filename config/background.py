@@ -32,6 +32,7 @@ import sys
 import threading
 import time
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, connections
@@ -207,6 +208,7 @@ class Beat:
         start = clock()
         # An entry first runs one period after the start, as beat's first round does.
         self.due = {name: start + _period(entry) for name, entry in self.schedule.items()}
+        self.tasks: dict[str, Any] = {}  # each entry's task, found at its first run
 
     def tick(self, now: float | None = None) -> list[str]:
         """Run every entry that is due; the names of those that ran (failed ones too: the
@@ -221,7 +223,7 @@ class Beat:
             self.due[name] = now + _period(entry)
             ran.append(name)
             try:
-                task = _task(entry["task"])
+                task = self.tasks.get(name) or self.tasks.setdefault(name, _task(entry["task"]))
                 _keep_connections()
                 for conn in connections.all(initialized_only=True):
                     # As around a request, a broken connection is dropped; not one its
