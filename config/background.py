@@ -31,6 +31,8 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, connections
@@ -185,3 +187,86 @@ def drain() -> None:
             tasks.put(STOP)
     for thread in _threads:
         thread.join(1.0)
+
+
+# --- The schedule (Celery beat's part) ------------------------------------------------------
+class Beat:
+    """Celery beat's part on the embedded default (no broker, no beat process): every entry
+    of ``CELERY_BEAT_SCHEDULE``, each at its own period, read from the schedule itself, so
+    an entry added there runs on every backend (issue 45: a stand-in that ran the sweep
+    alone never started a tournament at its time).
+
+    A due entry runs on the schedule's thread, one after the other, as a queue's thread
+    runs its tasks (the task's signals and its metric, a broken connection dropped): an
+    entry that overran is not queued again behind itself, which is what each entry's
+    ``expires`` asks of a broker. ``tick`` runs what is due at ``now`` (``clock`` by
+    default); ``run`` ticks until ``stop`` is set."""
+
+    def __init__(self, schedule: dict | None = None, clock=time.monotonic) -> None:
+        self.schedule = dict(settings.CELERY_BEAT_SCHEDULE if schedule is None else schedule)
+        self.clock = clock
+        start = clock()
+        # An entry first runs one period after the start, as beat's first round does.
+        self.due = {name: start + _period(entry) for name, entry in self.schedule.items()}
+        self.tasks: dict[str, Any] = {}  # each entry's task, found at its first run
+
+    def tick(self, now: float | None = None) -> list[str]:
+        """Run every entry that is due; the names of those that ran (failed ones too: the
+        failure is logged, the next period runs it again)."""
+        now = self.clock() if now is None else now
+        ran = []
+        for name, entry in self.schedule.items():
+            if self.due[name] > now:
+                continue
+            # The next run is a period after this one, not after each missed one: a long
+            # pause runs an entry once, not once per period missed.
+            self.due[name] = now + _period(entry)
+            ran.append(name)
+            try:
+                task = self.tasks.get(name) or self.tasks.setdefault(name, _task(entry["task"]))
+                _keep_connections()
+                for conn in connections.all(initialized_only=True):
+                    # As around a request, a broken connection is dropped; not one its
+                    # thread is in a transaction with (a caller's, or a test's).
+                    if not conn.in_atomic_block:
+                        conn.close_if_unusable_or_obsolete()
+                task.apply(tuple(entry.get("args", ())), dict(entry.get("kwargs", {})))
+            except Exception:
+                log.exception("scheduled task %s (%s) failed", name, entry["task"])
+        return ran
+
+    def next_due(self) -> float:
+        return min(self.due.values(), default=self.clock() + 1.0)
+
+    def run(self, stop: threading.Event | None = None) -> None:
+        stop = stop or threading.Event()
+        try:
+            while not stop.is_set():
+                stop.wait(max(0.0, self.next_due() - self.clock()))
+                if not stop.is_set():
+                    self.tick()
+        finally:
+            connections.close_all()  # this thread's own
+
+
+def run_schedule() -> None:
+    """The embedded server's schedule thread (``manage.py start``)."""
+    Beat().run()
+
+
+def _period(entry: dict) -> float:
+    schedule = entry["schedule"]
+    if isinstance(schedule, (int, float)):
+        return float(schedule)
+    if isinstance(schedule, timedelta):
+        return schedule.total_seconds()
+    # A celery schedule object (a crontab): the seconds until it is next due (at least one,
+    # so that an entry due at once is not run again in the same second).
+    return max(1.0, schedule.remaining_estimate(schedule.now()).total_seconds())
+
+
+def _task(name: str):
+    from config.celery import app  # here: Celery loads this module first
+
+    app.loader.import_default_modules()  # the autodiscovered tasks, as a worker has them
+    return app.tasks[name]

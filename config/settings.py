@@ -290,6 +290,12 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# A tournament's round starts: the seat of a player not seen in this many seconds (the
+# tournament's page open, a sign-up), and who did not play their previous table, goes to a
+# computer at once (a no-show's forfeit, issue 45), instead of holding the table for
+# TIMEOUTS_BEFORE_COMPUTER turn clocks.
+TOURNAMENT_PRESENT_SECONDS = env.float("TOURNAMENT_PRESENT_SECONDS", default=180.0)
+
 # --- Telegram -------------------------------------------------------------------------
 TELEGRAM_BOT_TOKEN = env.str("TELEGRAM_BOT_TOKEN", default="")
 TELEGRAM_API_URL = env.str("TELEGRAM_API_URL", default="https://api.telegram.org/bot")

@@ -25,7 +25,7 @@ from games.tourneys.models import Format, Status, Tournament
 from games.tourneys.standings import standings
 from web import params
 
-from .play import session_player
+from .play import SESSION_KEY, session_player
 
 ACTIONS = ("join", "leave", "pause", "resume")
 # How often an open page asks whether the tournament changed.
@@ -35,6 +35,7 @@ LIVE_POLL_MS = 3000
 @require_safe
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("league"), pk=pk)
+    _there(request, pk)
     context = _context(request, tournament)
     context["live_poll_ms"] = LIVE_POLL_MS
     return render(request, "web/tournament_detail.html", context)
@@ -50,6 +51,7 @@ def tournament_live(request, pk: int):
     current = live.version(pk)
     if current is None:
         raise Http404
+    _there(request, pk)
     if seen is not None and seen >= current:
         # Versions only grow: a page ahead of the cache read it from the database already.
         return JsonResponse({"version": seen})
@@ -59,9 +61,17 @@ def tournament_live(request, pk: int):
     return JsonResponse({"version": tournament.version, "html": html})
 
 
+def _there(request, tournament_id: int) -> None:
+    """An entrant with the page open is there when a round starts: their seat waits for
+    them, it does not go to a computer as a no-show's (issue 45)."""
+    player_id = request.session.get(SESSION_KEY)
+    if isinstance(player_id, int):
+        entries.seen(tournament_id, player_id)
+
+
 def _context(request, tournament: Tournament) -> dict:
     entry_rows = list(tournament.entries.order_by("created_at", "id"))
-    rounds = list(tournament.rounds.prefetch_related("tables__game").order_by("-number"))
+    rounds = list(tournament.rounds.prefetch_related("tables__game__seats").order_by("-number"))
     ids = {e.player_id for e in entry_rows}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
     me = session_player(request)
@@ -86,13 +96,23 @@ def _round(rnd, names, me, lower_is_better: bool):
     tables = []
     for table in rnd.tables.all():
         ranks = table.ranks or [None] * len(table.players)
-        seats = [(names.get(p, "?"), rank) for p, rank in zip(table.players, ranks, strict=True)]
+        # Who forfeited the ended game is counted last (issue 45): the round says so.
+        forfeits = (
+            {s.player_id for s in table.game.seats.all() if s.forfeits}
+            if table.game and table.ranks
+            else set()
+        )
+        seats = [
+            (names.get(p, "?"), rank, p in forfeits)
+            for p, rank in zip(table.players, ranks, strict=True)
+        ]
         tables.append(
             {
                 "table": table,
                 "seats": seats,
                 "mine": bool(me and me.pk in table.players),
                 "running": bool(table.game and table.game.is_open),
+                "forfeits": bool(forfeits),
             }
         )
     return {

@@ -1,9 +1,11 @@
 """openskill (Plackett–Luce) ratings for finished games.
 
 Two scopes per game type: overall, and per league (when the game's league counts that
-game type). Human seats are rated against each other by the engine's ranks (ties share a
-rank); computer seats are not rated. A game is not rated when it was aborted, a moderator
-flagged it, computers held more than half its seats, or fewer than two humans played.
+game type). Human seats are rated against each other by the game's places (ties share a
+place; a forfeit counts last: ``games.ratings.places``, as a tournament's round and the
+game's page count them); computer seats are not rated. A game is not rated when it was
+aborted, a moderator flagged it, computers played more than half its seats (a forfeited
+seat is a computer's), or fewer than two humans played.
 
 The arithmetic (``update`` and ``fold``) is pure and lives in ``games.ratings.maths``;
 ``rate_game`` applies one game under row locks, once (the ``RatedGame`` row, keyed by the
@@ -23,6 +25,7 @@ from games.leagues.models import League, LeagueMember, Season
 from games.play.models import ENDED_STATUSES, AbortReason, Game, GameStatus, Seat
 from games.ratings.maths import Change, Placing, Played, Skill, fold
 from games.ratings.models import RatedGame, Rating, RatingChange
+from games.ratings.places import seat_places
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +37,9 @@ def skip_reason(game: Game, seats: list[Seat]) -> str:
     """Why ``game`` is not rated, or "" if it is.
 
     A player who abandoned the game (``Seat.forfeits``: cancelled it while it ran, or
-    was replaced by a computer after timing out) still counts as a human at the table and
-    is rated as last, so walking away never dodges a loss. A running game cancelled by a
+    was replaced by a computer after timing out) still counts as a person at the table and
+    is rated as last, so walking away never dodges a loss; their seat, which a computer
+    played, counts among the computers' seats. A running game cancelled by a
     player is rated for that forfeit; any other abort is not rated."""
     forfeits = any(seat.forfeits for seat in seats)
     if game.status == GameStatus.ABORTED:
@@ -52,36 +56,40 @@ def skip_reason(game: Game, seats: list[Seat]) -> str:
         return Skip.FLAGGED
     if game.chat_id is None and game.league_id is None:
         return Skip.CASUAL
-    computers = sum(1 for seat in seats if seat.is_computer and not seat.forfeits)
+    # Every seat a computer played counts as a computer's, a forfeit's too (issue 45: two
+    # games whose no-shows left computers in two seats of three were rated).
+    computers = sum(1 for seat in seats if seat.is_computer)
     if computers * 2 > len(seats):
         return Skip.COMPUTERS
-    if len(seats) - computers < 2:
+    # Those who sat down count as people, whoever played their seat to the end.
+    people = sum(1 for seat in seats if seat.player_id is not None and not _handed_over(seat))
+    if people < 2:
         return Skip.TOO_FEW
     return ""
 
 
+def _handed_over(seat: Seat) -> bool:
+    """A seat a moderator handed to a computer: its result is the computer's, not rated."""
+    return seat.replaced_by_computer and not seat.forfeits
+
+
 def placings(game: Game, seats: list[Seat]) -> tuple[Placing, ...]:
-    """The human seats' results. A seat handed to a computer by a moderator is not rated
-    (the result is the computer's, not the player's); a player who abandoned the game is
-    placed last, behind every seat (forfeits share that place). In a game cancelled by a
-    forfeit the others share first place."""
+    """The people's places, as the game's page and a tournament's round count them
+    (``games.ratings.places``): the game's places, a forfeit counted last. A seat handed
+    to a computer by a moderator is not rated (the result is the computer's, not the
+    player's)."""
+    places = seat_places(game, seats) or {}
     result = game.outcome if game.status == GameStatus.FINISHED else None
-    last = (max(result.ranks) if result else 1) + 1
     out = []
     for seat in sorted(seats, key=lambda s: s.number):
         player = seat.player_id
-        if player is None:  # a computer's seat from the start: nobody to rate
-            continue
-        if seat.forfeits:
-            out.append(Placing(player, last, None))
-            continue
-        if seat.is_computer:
-            continue
-        score = result.score(seat.number) if result else None
+        if player is None or _handed_over(seat) or seat.number not in places:
+            continue  # a computer's seat from the start, or one a moderator handed over
+        score = result.score(seat.number) if result and not seat.forfeits else None
         out.append(
             Placing(
                 player,
-                result.ranks[seat.number] if result else 1,
+                places[seat.number],
                 float(score) if isinstance(score, (int, float)) else None,
             )
         )

@@ -148,6 +148,9 @@ class SeatLine:
     score: Any = None
     # A running match's progress (``GameKind.progress``): the seat's part of the target.
     marks: str | None = None
+    # Its player forfeited the ended game: counted last (``games.ratings.places``), and the
+    # game's page says so (issue 45).
+    forfeits: bool = False
 
 
 @dataclass
@@ -182,6 +185,7 @@ def seat_lines(game: Game) -> list[SeatLine]:
                 is_computer=seat.is_computer,
                 rank=result.ranks[n] if result and n < result.n_seats else None,
                 score=result.score(n) if result else None,
+                forfeits=game.status in ENDED_STATUSES and seat.forfeits,
             )
         )
     return lines

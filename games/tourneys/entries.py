@@ -12,6 +12,7 @@ goes on and counts for the others, and they forfeit it (placed last at the table
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -58,11 +59,14 @@ def sign_up(tournament: Tournament, player: Player) -> Entry:
         if entry is not None and entry.withdrawn_at is None:
             raise errors.AlreadyEntered()
         if entry is None:
-            entry = Entry.objects.create(tournament=tournament, player=player)
+            entry = Entry.objects.create(
+                tournament=tournament, player=player, seen_at=timezone.now()
+            )
         else:
             entry.withdrawn_at = None
             entry.paused = False
-            entry.save(update_fields=["withdrawn_at", "paused"])
+            entry.seen_at = timezone.now()
+            entry.save(update_fields=["withdrawn_at", "paused", "seen_at"])
         LeagueMember.objects.get_or_create(league=tournament.league, player=player)
         live.touch(tournament.pk)
     return entry
@@ -97,6 +101,21 @@ def set_paused(tournament: Tournament, player: Player, paused: bool) -> Entry:
         entry.save(update_fields=["paused"])
         live.touch(tournament.pk)
     return entry
+
+
+# A player's sign of being there is written at most this often (a page asks every few
+# seconds); the round's start reads it with TOURNAMENT_PRESENT_SECONDS, much longer.
+SEEN_EVERY_SECONDS = 30
+
+
+def seen(tournament_id: int, player_id: int) -> None:
+    """The player is there: the tournament's page is open in front of them (issue 45: a
+    round gives the seat of a player not seen lately to a computer at once)."""
+    if not cache.add(f"tournament:seen:{tournament_id}:{player_id}", 1, SEEN_EVERY_SECONDS):
+        return
+    Entry.objects.filter(
+        tournament_id=tournament_id, player_id=player_id, withdrawn_at__isnull=True
+    ).update(seen_at=timezone.now())
 
 
 def active_players(tournament: Tournament) -> list[int]:

@@ -160,6 +160,10 @@ class Entry(models.Model):
     created_at = models.DateTimeField(_("signed up"), auto_now_add=True)
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
     paused = models.BooleanField(_("paused"), default=False)  # arena only
+    # The player's last sign of being there (signing up, the tournament's page open): a
+    # round's seat of a player not seen lately goes to a computer when the round starts
+    # (``games.tourneys.rounds``, issue 45).
+    seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("entry")

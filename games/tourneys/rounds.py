@@ -13,11 +13,14 @@ results read from the games and turns its tables into league games (``seat_table
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games.play import services as play
-from games.play.models import ENDED_STATUSES, Player
+from games.play.models import ENDED_STATUSES, Move, MoveSource, Player, Seat
 from games.tournaments import duplicate
 from games.tournaments.arena import Arena, ArenaRules
 from games.tournaments.knockout import Knockout, KnockoutRound
@@ -200,10 +203,23 @@ def _pairing(tournament: Tournament, last: Round | None):
         previous = _stored_knockout_round(last)
         if previous.final:
             return None
+        tables = [t for t in last.tables.all() if not t.is_bye]
+        # A forfeit shares the last place with whoever played to it; at the cut, the one
+        # who played goes on, not the seed who did not show (issue 45).
+        forfeits = {
+            (s.game_id, s.player_id)
+            for s in Seat.objects.filter(game_id__in=[t.game_id for t in tables])
+            if s.forfeits
+        }
         results = [
-            TableResult(tuple(t.players), tuple(t.ranks or [1] * len(t.players)))
-            for t in last.tables.all()
-            if not t.is_bye
+            TableResult(
+                tuple(t.players),
+                tuple(
+                    2 * rank + ((t.game_id, p) in forfeits)
+                    for p, rank in zip(t.players, t.ranks or [1] * len(t.players), strict=True)
+                ),
+            )
+            for t in tables
         ]
         rnd = knockout.advance(previous, results)
         still_in = set(players)
@@ -240,6 +256,7 @@ def _create_round(tournament: Tournament, number: int, tables, byes, now) -> Rou
         seed = duplicate.round_seed(tournament.seed, number)
     rnd = Round.objects.create(tournament=tournament, number=number, seed=seed)
     people = Player.objects.in_bulk([p for t in tables for p in t])
+    away = no_shows(tournament, list(people.values()), now)
     for i, table in enumerate(tables, 1):
         game = play.seat_table(
             tournament.game_type,
@@ -248,6 +265,12 @@ def _create_round(tournament: Tournament, number: int, tables, byes, now) -> Rou
             seed=seed,
         )
         RoundTable.objects.create(round=rnd, number=i, game=game, players=list(table))
+        # A seat nobody is there to take goes to a computer as the game starts: the table
+        # does not wait out a no-show's turn clocks (issue 45). The seat forfeits, as one
+        # left by a player who stayed away (``leave_running``: the league's level plays it).
+        for player in table:
+            if player in away:
+                play.leave_running(game, people[player])
     for j, player in enumerate(byes, len(tables) + 1):
         RoundTable.objects.create(
             round=rnd, number=j, players=[player], is_bye=True, recorded_at=now
@@ -258,6 +281,47 @@ def _create_round(tournament: Tournament, number: int, tables, byes, now) -> Rou
         lambda: round_started.send(sender=Tournament, tournament_id=tid, round_id=rid)
     )
     return rnd
+
+
+def no_shows(tournament: Tournament, people: list[Player], now) -> set[int]:
+    """The players about to be seated who are not there (issue 45): not seen within
+    ``TOURNAMENT_PRESENT_SECONDS`` (signing up, the tournament's page open) and who did not
+    play their previous table of the tournament (a move of their own there, and no forfeit).
+    At their first table, a player the bot can write to in private is told of the seat
+    at once and has the turn clock to come (a Telegram player has no page to keep open)."""
+    since = now - timedelta(seconds=settings.TOURNAMENT_PRESENT_SECONDS)
+    ids = {p.pk for p in people}
+    there = set(
+        Entry.objects.filter(
+            tournament=tournament, player_id__in=ids, seen_at__gte=since
+        ).values_list("player_id", flat=True)
+    )
+    # Each player's previous table of the tournament: the last one they were seated at.
+    last_game: dict[int, int] = {}
+    for players, game_id in (
+        RoundTable.objects.filter(round__tournament=tournament, is_bye=False, game__isnull=False)
+        .order_by("round__number", "number")
+        .values_list("players", "game_id")
+    ):
+        for player in players:
+            if player in ids:
+                last_game[player] = game_id
+    seats = Seat.objects.filter(game_id__in=set(last_game.values()), player_id__in=list(last_game))
+    moved = set(
+        Move.objects.filter(game_id__in=set(last_game.values()), source=MoveSource.HUMAN)
+        .values_list("game_id", "seat")
+        .distinct()
+    )
+    for seat in seats:
+        player = seat.player_id
+        if player is None or last_game.get(player) != seat.game_id:
+            continue
+        if (seat.game_id, seat.number) in moved and not seat.forfeits:
+            there.add(player)
+    for person in people:
+        if person.pk not in last_game and person.telegram_id and person.reachable:
+            there.add(person.pk)
+    return ids - there
 
 
 # --- Arena ---------------------------------------------------------------------------------

@@ -21,15 +21,25 @@ def ordinal(player, league=None):
 
 
 def test_a_player_who_timed_out_until_a_computer_took_over_is_rated_last():
-    a, b = players(2)
-    # Bruno stayed away; the computer playing his seat went on to win the game.
-    game = finished("felix", [a, b, None], [2, 1, 3], rate=False, replaced=(1,))
+    a, b, c = players(3)
+    # Bruno stayed away; the computer playing his seat went on to win the game. (Four
+    # seats: his and a computer's are half of them; two of three would leave the game
+    # unrated, issue 45.)
+    game = finished("felix", [a, b, c, None], [2, 1, 3, 4], rate=False, replaced=(1,))
     Seat.objects.filter(game=game, number=1).update(timeouts=2)
     decision = ratings.rate_game(game.pk)
     assert decision.rated, decision.skipped
     changes = {c.rating.player_id: c.rank for c in game.rating_changes.select_related("rating")}
-    assert changes[b.pk] > changes[a.pk]
-    assert ordinal(a) > ordinal(b)
+    # Last, 4 of 4; the others as they played (issue 45: nobody moves up past a forfeit).
+    assert changes == {a.pk: 2, b.pk: 4, c.pk: 3}
+    assert ordinal(a) > ordinal(c) > ordinal(b)
+
+
+def test_issue_45_a_forfeit_leaving_computers_in_most_seats_is_not_rated():
+    a, b = players(2)
+    game = finished("felix", [a, b, None], [2, 1, 3], rate=False, replaced=(1,))
+    Seat.objects.filter(game=game, number=1).update(timeouts=2)
+    assert ratings.rate_game(game.pk).skipped == RatedGame.Skip.COMPUTERS
 
 
 def test_a_seat_a_moderator_handed_to_a_computer_is_no_forfeit():
@@ -57,7 +67,7 @@ def test_the_creator_who_cancels_a_running_game_forfeits_it(lobby):
     ranks = {c.rating.player_id: c.rank for c in game.rating_changes.select_related("rating")}
     others = [p for p in ranks if p != creator.pk]
     assert len(others) == 2 and all(ranks[p] == 1 for p in others)
-    assert ranks[creator.pk] == 2
+    assert ranks[creator.pk] == 3  # the table's last place (issue 45: n of n)
     assert all(ordinal(creator) < ordinal(PlayerFactory._meta.model(pk=p)) for p in others)
 
 

@@ -1,14 +1,15 @@
 """``manage.py start``: everything the embedded single-machine setup needs, in one command.
 
-Applies migrations, creates the first admin account when there is none, runs the periodic
-sweep in-process when no broker is configured, starts the bot (long polling) when a token
+Applies migrations, creates the first admin account when there is none, runs Celery beat's
+schedule in-process when no broker is configured (every entry of ``CELERY_BEAT_SCHEDULE``,
+``config.background.Beat``), starts the bot (long polling) when a token
 is set, and serves the site with uvicorn (ASGI): a page following its table by server-sent
 events costs a socket, not a thread (``web/events.py``). Static files are
 WhiteNoise's, a middleware, as under any server.
 
 Without a broker the site and the bot run their tasks in their own processes, on background
 threads (``TASKS_IN_PROCESS``, ``config/background.py``): a request or a tap never waits for
-a game step or a Telegram sync. What a lost task leaves, this process's sweep finds.
+a game step or a Telegram sync. What a lost task leaves, this process's schedule finds.
 """
 
 import logging
@@ -16,7 +17,6 @@ import secrets
 import subprocess
 import sys
 import threading
-import time
 
 import uvicorn
 from django.conf import settings
@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from games.play.tasks import sweep
+from config import background
 
 # Connections waiting for the server to accept them (Django's server had 10): a crowd of
 # pages asking at once overflowed it, and each connection refused that way came back a
@@ -55,7 +55,7 @@ class Command(BaseCommand):
             call_command("demo")
             threading.Thread(target=self.live_demo, daemon=True, name="demo").start()
         if settings.CELERY_TASK_ALWAYS_EAGER:
-            threading.Thread(target=self.sweep_forever, daemon=True, name="sweep").start()
+            threading.Thread(target=background.run_schedule, daemon=True, name="beat").start()
         bot = None
         if settings.TELEGRAM_BOT_TOKEN and not no_bot:
             bot = subprocess.Popen([sys.executable, "manage.py", "runbot"], cwd=settings.BASE_DIR)
@@ -99,19 +99,9 @@ class Command(BaseCommand):
         except Exception:
             logging.getLogger(__name__).exception("the live demo game stopped")
 
-    @staticmethod
-    def sweep_forever():
-        """In-process stand-in for Celery beat: pending moves and deadlines are swept."""
-        while True:
-            time.sleep(settings.CELERY_BEAT_SCHEDULE["sweep"]["schedule"])
-            try:
-                sweep()
-            except Exception:  # keep sweeping; the next round retries
-                logging.getLogger(__name__).exception("sweep failed")
-
 
 def serve(host: str, access_log: bool = False) -> None:
-    """The site on ``host`` ("address:port"), in this process: its threads (the sweep, the
+    """The site on ``host`` ("address:port"), in this process: its threads (the schedule, the
     in-process tasks) keep running beside it. uvicorn rewrites no client address from
     X-Forwarded-For: ``web/clients.py`` alone decides which proxy to believe. Django
     speaks no ASGI lifespan. No line per request unless asked (``access_log``): Django
