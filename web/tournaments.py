@@ -21,7 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import catalog
@@ -250,24 +250,24 @@ class DateTimeInput(forms.DateTimeInput):
 
 
 class TournamentForm(forms.Form):
-    league = forms.ChoiceField(label=_lazy("League"))
-    name = forms.CharField(label=_lazy("Name"), max_length=100, strip=True)
-    game = forms.ChoiceField(label=_lazy("Game"))
-    format = forms.ChoiceField(label=_lazy("Format"), choices=Format.choices)
+    league = forms.ChoiceField(label=gettext_lazy("League"))
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=100, strip=True)
+    game = forms.ChoiceField(label=gettext_lazy("Game"))
+    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=Format.choices)
     round_count = forms.IntegerField(
-        label=_lazy("Rounds (Swiss)"), min_value=1, max_value=MAX_ROUNDS, required=False
+        label=gettext_lazy("Rounds (Swiss)"), min_value=1, max_value=MAX_ROUNDS, required=False
     )
     duration_minutes = forms.IntegerField(
-        label=_lazy("Minutes (arena)"),
+        label=gettext_lazy("Minutes (arena)"),
         min_value=MIN_MINUTES,
         max_value=MAX_MINUTES,
         required=False,
     )
     table_size = forms.IntegerField(
-        label=_lazy("Players per table"), min_value=2, max_value=MAX_TABLE, initial=4
+        label=gettext_lazy("Players per table"), min_value=2, max_value=MAX_TABLE, initial=4
     )
     starts_at = forms.DateTimeField(
-        label=_lazy("Starts at"),
+        label=gettext_lazy("Starts at"),
         widget=DateTimeInput(),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
