@@ -8,6 +8,11 @@ in BotFather's /setdomain), and then only the sign-in page lets it in (its CSP w
 that page alone). Everywhere else, and in the tests, the page makes no outside request and
 says plainly how to sign in: the bot's Mini App, or a browser table under a name.
 
+Without the widget the bot signs people in: ``https://t.me/<bot>?start=login`` (and an
+organiser's /tournament in private) answers with a one-time link to this site
+(``games.play.signin_links``). The link's page asks for a tap first, and only that POST signs in and
+spends the link: a preview fetched by a messenger, or a proxy's GET, spends nothing.
+
 The widget sends its visitor back to ``telegram_login_done`` with the Telegram user's
 fields and a ``hash``, checked as Telegram documents it: the data-check-string is every
 field received but the hash, ``key=value`` sorted by key and joined by newlines; the
@@ -35,7 +40,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from config.links import absolute
-from games.play import errors, services
+from games.play import errors, services, signin_links
+from games.play.models import Player
 
 from . import learn, limits, params
 from .play import bind, session_player
@@ -159,6 +165,7 @@ def signin(request):
         "telegram": telegram,
         "miniapp": f"{telegram['chat']}/{short}" if telegram and short else "",
         "widget": widget_enabled(),
+        "bot_login": bot_login_url(),
         "bot_username": telegram.get("username", ""),
         "auth_url": absolute("web:signin-telegram"),
     }
@@ -186,3 +193,29 @@ def telegram_login_done(request):
     bind(request, player, user.auth_date)
     target = _safe_next(request, wanted if isinstance(wanted, str) else None)
     return redirect(target or reverse("web:tournaments"))
+
+
+# -- the bot's one-time links (``games.play.signin_links``) ------------------------------------
+def bot_login_url() -> str:
+    """The bot's deep link that answers with a one-time link; empty without a bot."""
+    username = settings.TELEGRAM_BOT_USERNAME.lstrip("@")
+    return f"https://t.me/{username}?start=login" if username else ""
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def signin_link(request, token: str):
+    """The bot's one-time link: a page with one button; its POST signs in."""
+    gone = {"message": _("This sign-in link is not valid (any more): ask the bot for a new one.")}
+    held = signin_links.peek(token)
+    if held is None:
+        return render(request, "web/refused.html", gone, status=404)
+    player = Player.objects.filter(pk=held.get("player"), telegram_id__isnull=False).first()
+    if player is None:
+        return render(request, "web/refused.html", gone, status=404)
+    if request.method != "POST":
+        return render(request, "web/signin_link.html", {"player": player})
+    # Spent once: of two taps at once, the one whose delete removed it signs in.
+    if not signin_links.spend(token):
+        return render(request, "web/refused.html", gone, status=404)
+    bind(request, player, int(time.time()))
+    return redirect(held.get("next") or reverse("web:tournaments"))

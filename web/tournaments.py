@@ -26,6 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games import catalog
 from games.leagues.models import League
+from games.leagues.services import organised_leagues
 from games.play.errors import GameError
 from games.play.models import Player
 from games.tournaments import duplicate
@@ -221,17 +222,6 @@ def tournament_list(request):
 
 
 # -- organising from the site (issue 45) ------------------------------------------------------
-def organised_leagues(player: Player | None) -> list[League]:
-    """The active leagues ``player`` organises (``LeagueMember.is_organiser``)."""
-    if player is None:
-        return []
-    return list(
-        League.objects.filter(
-            is_active=True, members__player=player, members__is_organiser=True
-        ).order_by("name")
-    )
-
-
 # Bounds of what the form takes; the model's own rules (a game's table sizes, a format's
 # needs) are checked by ``Tournament.clean`` on top.
 MAX_ROUNDS = 12

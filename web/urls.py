@@ -49,6 +49,7 @@ urlpatterns = [
     path("tournaments/<id:pk>/live/", tournaments.tournament_live, name="tournament-live"),
     path("signin/", telegram_login.signin, name="signin"),
     path("signin/telegram/", telegram_login.telegram_login_done, name="signin-telegram"),
+    path("signin/link/<str:token>/", telegram_login.signin_link, name="signin-link"),
     path("players/<id:pk>/", views.player_detail, name="player"),
     path("games/<id:pk>/", views.game_detail, name="game"),
     path("games/", archive.game_list, name="games"),

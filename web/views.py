@@ -12,13 +12,14 @@ from django.views.decorators.http import require_safe
 
 from games import catalog
 from games.leagues.models import League, LeagueMember
+from games.leagues.services import organised_leagues
 from games.play import completion, reviews
 from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
 from games.tourneys.models import Status as TournamentStatus
 
-from . import learn, profiles, replay, tables, tournaments
+from . import learn, profiles, replay, tables
 from . import review as post_game
 from .params import strict
 from .play import session_player
@@ -122,7 +123,7 @@ def league_detail(request, slug: str):
         # Issue 45: the coming and running ones first, near the top, then the latest
         # finished; its organisers get the link to organise one.
         "tournaments": _league_tournaments(league),
-        "organiser": league in tournaments.organised_leagues(session_player(request)),
+        "organiser": league in organised_leagues(session_player(request)),
     }
     return render(request, "web/league_detail.html", context)
 

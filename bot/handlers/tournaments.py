@@ -13,9 +13,11 @@ changed it, and by the tournament's news (``bot.tournaments``).
 from __future__ import annotations
 
 from datetime import timedelta
+from urllib.parse import urlencode
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from telegram import Update
@@ -23,7 +25,7 @@ from telegram.ext import ContextTypes
 
 from bot import callbacks, tournaments
 from bot.callbacks import Organising
-from bot.handlers.commands import chat_settings_for, reply_language
+from bot.handlers.commands import chat_settings_for, reply_language, signin_url
 from bot.handlers.common import (
     Reply,
     db,
@@ -38,7 +40,7 @@ from bot.models import TournamentMessages
 from bot.render import tournament as render
 from bot.render.common import esc
 from games import catalog
-from games.leagues.services import league_for_chat
+from games.leagues.services import league_for_chat, organised_leagues
 from games.play.errors import GameError
 from games.play.tasks import schedule
 from games.tourneys import entries, rounds
@@ -68,10 +70,39 @@ def _first_step(user, chat, admin: bool) -> tuple[str, Rows]:
     player = player_for(user)
     with translation.override(reply_language(chat, player)):
         if not is_group(chat):
-            return _("Use /tournament in a group, as one of its administrators."), []
+            return _in_private(player)
         if not admin:
             return admins_only(), []
         return organiser_step(chat, Organising()) or (_("That is not possible now."), [])
+
+
+def _in_private(player) -> tuple[str, Rows]:
+    """Issue 45: in private, a league's organiser gets the site's form for each league
+    they run, behind a one-time link that signs their browser in; anyone else, the way a
+    group's administrators organise one."""
+    group_way = _("Use /tournament in a group, as one of its administrators.")
+    leagues = organised_leagues(player)
+    if not leagues:
+        return group_way, []
+    form = reverse("web:tournament-new")
+    rows = [
+        [
+            Button(
+                "🏆 " + league.name,
+                url=signin_url(player, f"{form}?{urlencode({'league': league.slug})}"),
+            )
+        ]
+        for league in leagues
+    ]
+    lines = [
+        "🏆 <b>" + _("New tournament") + "</b>",
+        _(
+            "You organise these leagues: open the form of one on the site (the button signs "
+            "you in there, once, within 10 minutes)."
+        ),
+        group_way,
+    ]
+    return "\n".join(lines), rows
 
 
 def _games(chat, league) -> list[str]:
