@@ -23,9 +23,7 @@ def link_of(shown, label: str) -> str:
     return urlsplit(button["url"]).path
 
 
-def test_issue_45_start_login_answers_a_one_time_link_that_signs_a_browser_in(
-    telegram, recorder
-):
+def test_issue_45_start_login_answers_a_one_time_link_that_signs_a_browser_in(telegram, recorder):
     tina = telegram.user("Tina")
     tina.say(telegram.private(tina), "/start login")
     answer = recorder.last(tina.id)

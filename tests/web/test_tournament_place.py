@@ -65,9 +65,9 @@ def test_issue_45_the_index_shows_upcoming_running_and_finished_by_game_and_leag
     soon, _ = tournament(
         0, league=league, name="Soon cup", starts_at=timezone.now() + timedelta(days=1)
     )
-    live, _ = tournament(0, league=league, name="Live cup", status=Status.RUNNING)
-    done, _ = tournament(0, league=other, name="Done cup", status=Status.FINISHED)
-    dogs, _ = tournament(
+    _live, _ = tournament(0, league=league, name="Live cup", status=Status.RUNNING)
+    _done, _ = tournament(0, league=other, name="Done cup", status=Status.FINISHED)
+    _dogs, _ = tournament(
         0,
         league=other,
         name="Dog cup",
@@ -292,7 +292,7 @@ def test_issue_45_the_login_widget_signs_the_browser_in_and_links_the_telegram_p
 
 # --- a tournament's page for what it is now ---------------------------------------------------
 def test_issue_45_a_finished_tournament_reads_as_finished_with_its_winner():
-    t, people = tournament(4, round_count=1)
+    t, _people = tournament(4, round_count=1)
     after_commit(rounds.advance, t.pk)
     table = t.rounds.get().tables.get()
     play_out(table.game_id, random.Random(3))
