@@ -96,7 +96,10 @@ def _context(request, tournament: Tournament) -> dict:
         "winners": [names.get(r.player_id, "?") for r in rows if r.rank == 1]
         if tournament.status == Status.FINISHED
         else [],
-        "round_now": rounds[0].number if rounds and tournament.status == Status.RUNNING else None,
+        # An arena's tables are seated as players come free: it has no round to name.
+        "round_now": rounds[0].number
+        if rounds and tournament.status == Status.RUNNING and tournament.format != Format.ARENA
+        else None,
     }
 
 
