@@ -57,10 +57,22 @@ def admins_only() -> str:
     return _("Only the group's administrators may organise a tournament.")
 
 
+async def may_organise(bot, chat_id: int, user) -> bool:
+    """A group's administrators organise, start and cancel its tournaments; so do, since
+    issue 45, the organisers of the group's league (``LeagueMember.is_organiser``)."""
+    return await is_chat_admin(bot, chat_id, user.id) or await _organises(chat_id, user)
+
+
+@db
+def _organises(chat_id: int, user) -> bool:
+    league = league_for_chat(chat_id)
+    return league is not None and league in organised_leagues(player_for(user))
+
+
 # -- /tournament --------------------------------------------------------------------------
 async def tournament_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, update.effective_user
-    admin = is_group(chat) and await is_chat_admin(context.bot, chat.id, user.id)
+    admin = is_group(chat) and await may_organise(context.bot, chat.id, user)
     text, rows = await _first_step(user, chat, admin)
     await send(context.bot, chat.id, text, rows)
 
@@ -201,7 +213,7 @@ async def organise(update: Update, context, data: callbacks.Data) -> Reply:
     user = update.effective_user
     if message is None or not is_group(message.chat):
         return await _refused(user, "bad")
-    if not await is_chat_admin(context.bot, message.chat.id, user.id):
+    if not await may_organise(context.bot, message.chat.id, user):
         return await _refused(user, "admins")
     return await _organise(user, message.chat, message.message_id, data.arg)
 
@@ -279,7 +291,7 @@ async def announcement(update: Update, context, data: callbacks.Data) -> Reply:
         return await _refused(user, "bad")
     admin = False
     if data.arg in ("s", "q"):
-        admin = await is_chat_admin(context.bot, message.chat.id, user.id)
+        admin = await may_organise(context.bot, message.chat.id, user)
     return await _announcement(user, message.chat.id, message.message_id, data, admin)
 
 

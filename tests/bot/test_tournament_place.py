@@ -57,3 +57,35 @@ def test_issue_45_an_organisers_tournament_in_private_opens_the_sites_form(teleg
     assert signed["Location"] == reverse("web:tournament-new") + "?league=roma"
     form = browser.get(signed["Location"])
     assert form.status_code == 200 and 'value="roma" selected' in form.content.decode()
+
+
+def test_issue_45_a_league_organiser_organises_in_the_leagues_group_without_being_its_admin(
+    telegram, recorder
+):
+    from bot import callbacks
+    from games.leagues.services import league_for_chat
+    from games.tourneys.models import Tournament
+    from tests.bot.tournament_play import club
+
+    c = club(telegram, recorder)
+    bruno = telegram.user("Bruno")
+    bruno.say(c.group, "/tournament")
+    assert "Only the group's administrators" in recorder.last(c.chat_id).text
+    bruno.say(telegram.private(bruno), "/start")
+    LeagueMember.objects.create(
+        league=league_for_chat(c.chat_id),
+        player=Player.objects.get(telegram_id=bruno.id),
+        is_organiser=True,
+    )
+    bruno.say(c.group, "/tournament")
+    picker = recorder.last(c.chat_id)
+    assert "Which game?" in picker.text
+    for data in (
+        callbacks.organise("felix"),
+        callbacks.organise("felix", "swiss"),
+        callbacks.organise("felix", "swiss", 2),
+        callbacks.organise("felix", "swiss", 2, 10),
+    ):
+        c.tap(bruno, c.shown(picker), data)
+    t = Tournament.objects.get()
+    assert t.created_by.telegram_id == bruno.id and t.chat_id == c.chat_id
