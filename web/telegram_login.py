@@ -218,4 +218,6 @@ def signin_link(request, token: str):
     if not signin_links.spend(token):
         return render(request, "web/refused.html", gone, status=404)
     bind(request, player, int(time.time()))
-    return redirect(held.get("next") or reverse("web:tournaments"))
+    wanted = held.get("next")
+    target = _safe_next(request, wanted if isinstance(wanted, str) else None)
+    return redirect(target or reverse("web:tournaments"))

@@ -22,7 +22,9 @@ def _key(token: str) -> str:
 def issue(player_id: int, next_path: str = "") -> str:
     """A new token for ``player_id``; ``next_path``, a path of the site, is where the
     browser goes once signed in (anything else is dropped)."""
-    if not next_path.startswith("/") or next_path.startswith("//"):
+    # A browser reads a backslash after the first slash as a slash: another host. (The site
+    # checks the address again when it goes there.)
+    if not next_path.startswith("/") or next_path[1:2] in ("/", "\\"):
         next_path = ""
     token = secrets.token_urlsafe(32)
     cache.set(_key(token), {"player": player_id, "next": next_path}, TTL)
