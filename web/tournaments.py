@@ -6,7 +6,10 @@ in a duplicate round, each player's score against the field's with the same card
 
 The page follows the tournament by itself (``web/tournament.js``): every few seconds it
 asks ``tournament_live`` for the tournament's version, answered from the cache
-(``games.tourneys.live``), and only when it moved fetches the changing part again."""
+(``games.tourneys.live``), and only when it moved fetches the changing part again.
+
+Issue 45: the index of every league's tournaments (``tournament_list``) and a league
+organiser's form for a new one (``tournament_create``)."""
 
 from __future__ import annotations
 
