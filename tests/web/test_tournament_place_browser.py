@@ -53,7 +53,12 @@ def test_issue_45_index_form_and_page_on_a_phone_in_light_theme(
         checked(page, "form")
         page.get_by_label("Name").fill("Winter open")
         page.get_by_label("Game").select_option("felix")
+        # Only the chosen format's own field is shown.
+        page.get_by_label("Format").select_option("arena")
+        assert page.get_by_label("Minutes (arena)").is_visible()
+        assert not page.get_by_label("Rounds (Swiss)").is_visible()
         page.get_by_label("Format").select_option("swiss")
+        assert not page.get_by_label("Minutes (arena)").is_visible()
         page.get_by_label("Rounds (Swiss)").fill("3")
         start = timezone.localtime() + timedelta(days=2)
         page.get_by_label("Starts at").fill(start.strftime("%Y-%m-%dT%H:%M"))
