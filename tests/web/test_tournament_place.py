@@ -329,6 +329,10 @@ def test_issue_45_the_new_pages_speak_italian_and_portuguese(language):
         reverse("web:signin"): ("In this browser", "Your name"),
         reverse("web:tournament-new"): ("Organise a tournament", "Create the tournament"),
     }
+    upcoming, _ = tournament(0, league=league, starts_at=timezone.now() + timedelta(hours=1))
+    detail = reverse("web:tournament", args=[upcoming.pk])
+    page = Client().get(detail, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert "Sign in to sign up" not in page and "/signin/?next=" in page
     client = signed_in(boss)
     for url, words in english.items():
         html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
