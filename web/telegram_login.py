@@ -209,7 +209,12 @@ def signin_link(request, token: str):
     held = signin_links.peek(token)
     if held is None:
         return render(request, "web/refused.html", gone, status=404)
-    player = Player.objects.filter(pk=held.get("player"), telegram_id__isnull=False).first()
+    player_id = held.get("player")
+    player = (
+        Player.objects.filter(pk=player_id, telegram_id__isnull=False).first()
+        if isinstance(player_id, int)
+        else None
+    )
     if player is None:
         return render(request, "web/refused.html", gone, status=404)
     if request.method != "POST":

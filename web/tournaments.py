@@ -14,6 +14,7 @@ organiser's form for a new one (``tournament_create``)."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import cast
 from urllib.parse import urlencode
 
 from django import forms
@@ -187,7 +188,7 @@ def tournament_list(request):
     """Every league's tournaments, upcoming, running or finished (``?show=``), of one game
     (``?game=<slug>``) or league (``?league=<slug>``), a keyset page at a time. A value
     that is no choice is a 400; a league that does not exist, a 404."""
-    show = params.choice(request.GET.get("show"), "show", SHOWN, default="upcoming")
+    show = params.choice(request.GET.get("show"), "show", SHOWN) or "upcoming"
     game = params.choice(request.GET.get("game"), "game", catalog.slugs(), default="")
     slug = params.text(request.GET.get("league"), "league", max_length=60)
     after, before = paging.cursor(request, "after"), paging.cursor(request, "before")
@@ -271,8 +272,10 @@ class TournamentForm(forms.Form):
     def __init__(self, data, leagues: list[League], initial: dict | None = None):
         super().__init__(data, initial=initial)
         self.leagues = {league.slug: league for league in leagues}
-        self.fields["league"].choices = [(lg.slug, lg.name) for lg in leagues]
-        self.fields["game"].choices = catalog.choices()
+        cast(forms.ChoiceField, self.fields["league"]).choices = [
+            (lg.slug, lg.name) for lg in leagues
+        ]
+        cast(forms.ChoiceField, self.fields["game"]).choices = catalog.choices()
         tz = timezone.get_current_timezone_name()
         self.fields["starts_at"].help_text = _("Time zone: %(zone)s.") % {"zone": tz}
 
@@ -330,7 +333,7 @@ def tournament_create(request):
     those the session's player organises."""
     player = session_player(request)
     leagues = organised_leagues(player)
-    if not leagues:
+    if player is None or not leagues:
         context = {"signed_in": player is not None}
         return render(request, "web/tournament_refused.html", context, status=403)
     if request.method == "POST":
