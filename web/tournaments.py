@@ -216,6 +216,7 @@ def tournament_list(request):
         "page": page,
         "tournaments": page.items,
         "show": show,
+        "descending": descending,
         "shown_label": labels[show],
         "tabs": [(key, labels[key], "?" + urlencode({**filters, "show": key})) for key in SHOWN],
         "games": catalog.choices(),

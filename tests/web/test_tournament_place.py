@@ -106,6 +106,11 @@ def test_issue_45_the_index_reads_its_parameters_strictly_and_pages_are_bounded(
     next_url = re.search(r'rel="next" href="([^"]+)"', first).group(1).replace("&amp;", "&")
     second = Client().get(INDEX + next_url).content.decode()
     assert second.count('<li><a href="/tournaments/') == 2 and "Cup 26" in second
+    assert "Later →" in first and "← Earlier" in second  # the next to start first
+    for n in range(paging.PAGE_SIZE + 1):
+        tournament(0, league=league, name=f"Old {n:02d}", status=Status.FINISHED)
+    finished = Client().get(INDEX, {"show": "finished"}).content.decode()
+    assert "Earlier →" in finished  # the latest first
 
 
 def test_issue_45_the_league_page_lists_its_tournaments_near_the_top_even_before_any():
