@@ -208,7 +208,7 @@ class LeagueChatInline(admin.TabularInline):
 class LeagueMemberInline(admin.TabularInline):
     model = LeagueMember
     extra = 0
-    fields = ("player", "joined_at", "note")
+    fields = ("player", "joined_at", "note", "is_organiser")
     raw_id_fields = ("player",)
     classes = ("collapse",)
 

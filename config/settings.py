@@ -304,6 +304,10 @@ TELEGRAM_BOT_USERNAME = env.str("TELEGRAM_BOT_USERNAME", default="")
 # The Mini App's short name (BotFather: /newapp); set, the group's table message gets an
 # "Open table" button to https://t.me/<bot username>/<short name>?startapp=<game id>.
 TELEGRAM_MINIAPP_SHORT_NAME = env.str("TELEGRAM_MINIAPP_SHORT_NAME", default="")
+# Issue 45: the sign-in page offers Telegram's Login Widget (a script and a frame from
+# telegram.org, let in on that page only) when this is on and the bot's domain is set with
+# BotFather's /setdomain; off, the page links to the Mini App and the browser tables.
+TELEGRAM_LOGIN_WIDGET = env.bool("TELEGRAM_LOGIN_WIDGET", default=False)
 # How old a Mini App's initData may be before the server refuses it (seconds).
 MINIAPP_MAX_AGE = env.int("MINIAPP_MAX_AGE", default=24 * 3600)
 

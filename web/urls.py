@@ -2,7 +2,7 @@ import re
 
 from django.urls import path, register_converter
 
-from . import archive, card_art, events, play, players, tournaments, views
+from . import archive, card_art, events, play, players, telegram_login, tournaments, views
 
 
 class IdConverter:
@@ -42,9 +42,14 @@ urlpatterns = [
     path("art/<slug:slug>.svg", card_art.sprite, name="card-sprite"),
     path("leagues/", views.league_list, name="leagues"),
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournaments.tournament_create, name="tournament-new"),
     path("tournaments/<id:pk>/", tournaments.tournament_detail, name="tournament"),
     path("tournaments/<id:pk>/entry/", tournaments.tournament_entry, name="tournament-entry"),
     path("tournaments/<id:pk>/live/", tournaments.tournament_live, name="tournament-live"),
+    path("signin/", telegram_login.signin, name="signin"),
+    path("signin/telegram/", telegram_login.telegram_login_done, name="signin-telegram"),
+    path("signin/link/<str:token>/", telegram_login.signin_link, name="signin-link"),
     path("players/<id:pk>/", views.player_detail, name="player"),
     path("games/<id:pk>/", views.game_detail, name="game"),
     path("games/", archive.game_list, name="games"),

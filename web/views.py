@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 
 from games import catalog
 from games.leagues.models import League, LeagueMember
+from games.leagues.services import organised_leagues
 from games.play import completion, reviews
 from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
@@ -21,6 +22,7 @@ from games.tourneys.models import Status as TournamentStatus
 from . import learn, profiles, replay, tables
 from . import review as post_game
 from .params import strict
+from .play import session_player
 
 RECENT = 10
 TOURNAMENTS = 10  # the latest, by start
@@ -118,10 +120,23 @@ def league_detail(request, slug: str):
         "matches": standings.running_matches(league),
         "playing": _playing_now(league),
         "recent": standings.recent_games(league=league, limit=RECENT),
-        # Issue 26: its latest tournaments by start time.
-        "tournaments": league.tournaments.exclude(status=TournamentStatus.CANCELLED)[:TOURNAMENTS],
+        # Issue 45: the coming and running ones first, near the top, then the latest
+        # finished; its organisers get the link to organise one.
+        "tournaments": _league_tournaments(league),
+        "organiser": league in organised_leagues(session_player(request)),
     }
     return render(request, "web/league_detail.html", context)
+
+
+def _league_tournaments(league) -> list:
+    """The coming and running ones, the next first, then the latest finished: one query
+    of the latest by start, sorted here."""
+    shown = league.tournaments.exclude(status=TournamentStatus.CANCELLED)
+    latest = list(shown.order_by("-starts_at", "-id")[: 2 * TOURNAMENTS])
+    ahead = [t for t in latest if t.status != TournamentStatus.FINISHED]
+    ahead.sort(key=lambda t: (t.starts_at, t.pk))
+    done = [t for t in latest if t.status == TournamentStatus.FINISHED]
+    return (ahead + done)[:TOURNAMENTS]
 
 
 def _top(tables):

@@ -13,7 +13,7 @@ from telegram.ext import ContextTypes
 from bot import callbacks, sync
 from bot.handlers.common import db, is_chat_admin, is_group, player_for, send
 from bot.handlers.settings_menu import join_league, settings_screen
-from bot.keyboard import Button
+from bot.keyboard import Button, Rows
 from bot.models import ChatSettings
 from bot.render.common import esc, rating_text
 from bot.texts import help_text, rules_text
@@ -21,7 +21,7 @@ from config.links import absolute
 from games import catalog
 from games.languages import Language, native_name
 from games.leagues.services import league_for_chat
-from games.play import services
+from games.play import services, signin_links
 from games.play.errors import GameError, NotAllowed
 from games.play.models import GameStatus, Player, Seat
 from games.ratings.models import Rating
@@ -91,8 +91,29 @@ def _start(user, chat, payload: str) -> str:
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     payload = context.args[0] if context.args else ""
+    if payload == "login" and update.effective_chat.type == "private":
+        # Issue 45: the site's "Sign in with Telegram" (https://t.me/<bot>?start=login).
+        text, rows = await _signin_link(update.effective_user)
+        await send(context.bot, update.effective_chat.id, text, rows)
+        return
     text = await _start(update.effective_user, update.effective_chat, payload)
     await send(context.bot, update.effective_chat.id, text)
+
+
+def signin_url(player, next_path: str = "") -> str:
+    """A one-time link that signs a browser in on the site as ``player`` (issue 45)."""
+    return absolute("web:signin-link", signin_links.issue(player.pk, next_path))
+
+
+@db
+def _signin_link(user) -> tuple[str, Rows]:
+    player = player_for(user)
+    with translation.override(player.language):
+        text = _(
+            "Here is your link to sign in on the site. It works once, within 10 minutes: "
+            "open it in the browser you want to use."
+        )
+        return text, [[Button("🔑 " + _("Sign in on the site"), url=signin_url(player))]]
 
 
 @db

@@ -13,9 +13,11 @@ changed it, and by the tournament's news (``bot.tournaments``).
 from __future__ import annotations
 
 from datetime import timedelta
+from urllib.parse import urlencode
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from telegram import Update
@@ -23,7 +25,7 @@ from telegram.ext import ContextTypes
 
 from bot import callbacks, tournaments
 from bot.callbacks import Organising
-from bot.handlers.commands import chat_settings_for, reply_language
+from bot.handlers.commands import chat_settings_for, reply_language, signin_url
 from bot.handlers.common import (
     Reply,
     db,
@@ -38,7 +40,7 @@ from bot.models import TournamentMessages
 from bot.render import tournament as render
 from bot.render.common import esc
 from games import catalog
-from games.leagues.services import league_for_chat
+from games.leagues.services import league_for_chat, organised_leagues
 from games.play.errors import GameError
 from games.play.tasks import schedule
 from games.tourneys import entries, rounds
@@ -55,10 +57,22 @@ def admins_only() -> str:
     return _("Only the group's administrators may organise a tournament.")
 
 
+async def may_organise(bot, chat_id: int, user) -> bool:
+    """A group's administrators organise, start and cancel its tournaments; so do, since
+    issue 45, the organisers of the group's league (``LeagueMember.is_organiser``)."""
+    return await is_chat_admin(bot, chat_id, user.id) or await _organises(chat_id, user)
+
+
+@db
+def _organises(chat_id: int, user) -> bool:
+    league = league_for_chat(chat_id)
+    return league is not None and league in organised_leagues(player_for(user))
+
+
 # -- /tournament --------------------------------------------------------------------------
 async def tournament_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, update.effective_user
-    admin = is_group(chat) and await is_chat_admin(context.bot, chat.id, user.id)
+    admin = is_group(chat) and await may_organise(context.bot, chat.id, user)
     text, rows = await _first_step(user, chat, admin)
     await send(context.bot, chat.id, text, rows)
 
@@ -68,10 +82,39 @@ def _first_step(user, chat, admin: bool) -> tuple[str, Rows]:
     player = player_for(user)
     with translation.override(reply_language(chat, player)):
         if not is_group(chat):
-            return _("Use /tournament in a group, as one of its administrators."), []
+            return _in_private(player)
         if not admin:
             return admins_only(), []
         return organiser_step(chat, Organising()) or (_("That is not possible now."), [])
+
+
+def _in_private(player) -> tuple[str, Rows]:
+    """Issue 45: in private, a league's organiser gets the site's form for each league
+    they run, behind a one-time link that signs their browser in; anyone else, the way a
+    group's administrators organise one."""
+    group_way = _("Use /tournament in a group, as one of its administrators.")
+    leagues = organised_leagues(player)
+    if not leagues:
+        return group_way, []
+    form = reverse("web:tournament-new")
+    rows = [
+        [
+            Button(
+                "🏆 " + league.name,
+                url=signin_url(player, f"{form}?{urlencode({'league': league.slug})}"),
+            )
+        ]
+        for league in leagues
+    ]
+    lines = [
+        "🏆 <b>" + _("New tournament") + "</b>",
+        _(
+            "You organise these leagues: open the form of one on the site (the button signs "
+            "you in there, once, within 10 minutes)."
+        ),
+        group_way,
+    ]
+    return "\n".join(lines), rows
 
 
 def _games(chat, league) -> list[str]:
@@ -170,7 +213,7 @@ async def organise(update: Update, context, data: callbacks.Data) -> Reply:
     user = update.effective_user
     if message is None or not is_group(message.chat):
         return await _refused(user, "bad")
-    if not await is_chat_admin(context.bot, message.chat.id, user.id):
+    if not await may_organise(context.bot, message.chat.id, user):
         return await _refused(user, "admins")
     return await _organise(user, message.chat, message.message_id, data.arg)
 
@@ -248,7 +291,7 @@ async def announcement(update: Update, context, data: callbacks.Data) -> Reply:
         return await _refused(user, "bad")
     admin = False
     if data.arg in ("s", "q"):
-        admin = await is_chat_admin(context.bot, message.chat.id, user.id)
+        admin = await may_organise(context.bot, message.chat.id, user)
     return await _announcement(user, message.chat.id, message.message_id, data, admin)
 
 

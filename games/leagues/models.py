@@ -219,6 +219,9 @@ class LeagueMember(models.Model):
     )
     joined_at = models.DateTimeField(_("joined"), default=timezone.now)
     note = models.CharField(_("note"), max_length=200, blank=True)
+    # Issue 45: an organiser runs the league's tournaments from the site (and the bot's
+    # private /tournament points them there); set by the site's administrators.
+    is_organiser = models.BooleanField(_("organiser"), default=False)
 
     class Meta:
         verbose_name = _("member")

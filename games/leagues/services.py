@@ -87,3 +87,14 @@ def move_chat_link(old_chat_id: int, new_chat_id: int) -> None:
     else:
         link.chat_id = new_chat_id
         link.save(update_fields=["chat_id"])
+
+
+def organised_leagues(player) -> list[League]:
+    """Issue 45: the active leagues ``player`` organises (``LeagueMember.is_organiser``)."""
+    if player is None:
+        return []
+    return list(
+        League.objects.filter(
+            is_active=True, members__player=player, members__is_organiser=True
+        ).order_by("name")
+    )
