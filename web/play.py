@@ -227,9 +227,14 @@ def create_table(request):
         # All or nothing: a computer that cannot sit down leaves no lobby (nor a new
         # player) behind.
         with limits.table_creation(request), transaction.atomic():
-            player = services.browser_player(
-                request.POST.get("name", ""), translation.get_language(), me
-            )
+            # A Telegram user (the Mini App's sign-in) sits down as Telegram names them:
+            # their games and rating stay theirs, not a new browser player's.
+            if me is not None and me.in_telegram:
+                player = me
+            else:
+                player = services.browser_player(
+                    request.POST.get("name", ""), translation.get_language(), me
+                )
             game = services.create_lobby(None, kind.slug, player)
             for strategy in strategies:
                 services.add_computer(game, strategy, by=player)
@@ -239,7 +244,8 @@ def create_table(request):
         return _new_table_page(request, exc.message, status=429)
     except errors.GameError as exc:
         return _new_table_page(request, str(exc), status=400)
-    bind(request, player)
+    if not player.in_telegram:  # a Telegram player's session is theirs already
+        bind(request, player)
     return redirect("web:table", pk=game.pk)
 
 

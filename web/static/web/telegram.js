@@ -214,7 +214,6 @@
   app.MainButton.onClick(() => {
     if (shown(primary) && !primary.disabled) primary.click();
   });
-  let wasMine = null;
   function sync() {
     sync.timer = 0;
     const step = pageBack();
@@ -235,10 +234,25 @@
       main.hide();
     }
 
-    // It became this seat's turn (the table redrawn): a tap in the hand.
+    turn();
+  }
+  // A turn of this seat's begins (the table redrawn at a new version on its turn, when
+  // the last was someone else's or the seat had made its move): a tap in the hand. Not a
+  // refused move's (the same version), nor another's move in a turn that all take at once.
+  let seen = null;
+  let spent = false;
+  function turn() {
+    const box = document.querySelector(".tablebox");
+    const version = box ? box.dataset.version : "";
+    const offered = Array.from(document.querySelectorAll(".choices button"));
+    if (offered.length && offered.every((b) => b.disabled)) spent = true;
+    else if (offered.length && seen && version === seen.version) spent = false;  // refused
     const mine = Boolean(document.querySelector(".turn.mine"));
-    if (mine && wasMine === false) haptic({ type: "notification", notification_type: "success" });
-    wasMine = mine;
+    if (seen && version !== seen.version) {
+      if (mine && (spent || !seen.mine)) haptic({ type: "notification", notification_type: "success" });
+      spent = false;
+    }
+    seen = { version: version, mine: mine };
   }
   function later() { if (!sync.timer) sync.timer = setTimeout(sync, 0); }
 
