@@ -38,9 +38,7 @@ def test_issue_45_the_site_follows_the_systems_colour_scheme(page, live_server):
     assert not page.problems, page.problems
 
 
-def test_issue_45_the_toggle_chooses_and_the_next_page_is_rendered_so(
-    page, live_server, chromium
-):
+def test_issue_45_the_toggle_chooses_and_the_next_page_is_rendered_so(page, live_server, chromium):
     page.emulate_media(color_scheme="dark")
     page.goto(live_server.url + "/")
     toggle = page.locator("#theme")
@@ -80,9 +78,7 @@ def test_issue_45_the_toggle_chooses_and_the_next_page_is_rendered_so(
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_issue_45_the_pages_have_no_serious_violation_in_either_palette(
-    page, live_server, scheme
-):
+def test_issue_45_the_pages_have_no_serious_violation_in_either_palette(page, live_server, scheme):
     page.emulate_media(color_scheme=scheme)
     base = live_server.url
     bg = DARK_BG if scheme == "dark" else LIGHT_BG

@@ -117,7 +117,11 @@ def test_issue_45_back_button_leaves_a_sub_view_and_main_button_starts_the_table
     page.wait_for_url("**/play/")
     page.wait_for_function("() => window.__tg.app.MainButton.isVisible")
     start = page.locator("form.newtable [data-main-button]")
-    assert main_button(page) == {"text": start.inner_text().strip(), "visible": True, "active": True}
+    assert main_button(page) == {
+        "text": start.inner_text().strip(),
+        "visible": True,
+        "active": True,
+    }
     assert not back_button_shown(page)
     page.check("input[name=game][value=felix]")
     page.select_option("#computers", "2")
@@ -221,15 +225,12 @@ def test_issue_45_the_safe_areas_keep_the_page_clear_of_telegrams_controls(
     open_in_telegram(page, live_server.url, str(game.pk))
     page.wait_for_url(f"**/play/{game.pk}/")
     page.wait_for_selector(".tablebox")
-    padding = "() => getComputedStyle(document.body).paddingTop + ' ' + getComputedStyle(document.body).paddingBottom"
-    assert page.evaluate(padding) == "0px 0px"
-    page.evaluate(
-        "() => window.__tg.fire('safeAreaChanged', {safeAreaInset: {top: 47, bottom: 34, left: 0, right: 0}})"
-    )
-    page.evaluate(
-        "() => window.__tg.fire('contentSafeAreaChanged', {contentSafeAreaInset: {top: 46, bottom: 0, left: 0, right: 0}})"
-    )
-    assert page.evaluate(padding) == "93px 34px"
+    padding = "() => ['paddingTop', 'paddingBottom'].map(p => getComputedStyle(document.body)[p])"
+    assert page.evaluate(padding) == ["0px", "0px"]
+    fire = "([e, k, v]) => window.__tg.fire(e, {[k]: v})"
+    page.evaluate(fire, ["safeAreaChanged", "safeAreaInset", {"top": 47, "bottom": 34}])
+    page.evaluate(fire, ["contentSafeAreaChanged", "contentSafeAreaInset", {"top": 46}])
+    assert page.evaluate(padding) == ["93px", "34px"]
     assert fits_the_phone(page)
     assert not page.problems, page.problems
 
@@ -254,14 +255,10 @@ def test_issue_45_without_telegrams_script_the_page_speaks_telegrams_protocol(
     assert page.locator("html").get_attribute("data-theme") == "dark"
     posted = [p[0] for p in page.evaluate("window.__posted")]
     assert "web_app_ready" in posted and "web_app_expand" in posted
-    page.evaluate(
-        "t => Telegram.WebView.receiveEvent('theme_changed', {theme_params: t})", LIGHT
-    )
+    page.evaluate("t => Telegram.WebView.receiveEvent('theme_changed', {theme_params: t})", LIGHT)
     assert page.evaluate(BACKGROUND) == rgb(LIGHT["bg_color"])
     assert page.locator("html").get_attribute("data-theme") == "light"
     # A refused move: Telegram's haptic message, an error.
     page.evaluate(REFUSED)
-    page.wait_for_function(
-        "() => window.__posted.some(p => p[1].notification_type === 'error')"
-    )
+    page.wait_for_function("() => window.__posted.some(p => p[1].notification_type === 'error')")
     assert not unexpected(page.problems), page.problems
