@@ -28,6 +28,7 @@ from tests.web.telegram_webapp import (
     rgb,
     stand_in,
 )
+from tests.web.test_miniapp_browser import telegram_web
 from tests.web.test_play import init_data
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
@@ -48,6 +49,7 @@ def telegram(settings):
     settings.TELEGRAM_BOT_TOKEN = BOT_TOKEN
     settings.MINIAPP_MAX_AGE = 3600
     settings.TABLE_WAIT_SECONDS = 1  # no poll outlives the test by long
+    return settings
 
 
 def tinas_felix(start: bool = True) -> Game:
@@ -262,3 +264,40 @@ def test_issue_45_without_telegrams_script_the_page_speaks_telegrams_protocol(
     page.evaluate(REFUSED)
     page.wait_for_function("() => window.__posted.some(p => p[1].notification_type === 'error')")
     assert not unexpected(page.problems), page.problems
+
+
+def test_issue_45_in_telegrams_web_client_the_frame_talks_by_messages(page, live_server, telegram):
+    """Telegram's web clients frame the app: the page tells its parent that it is ready,
+    asks for the full height, and takes Telegram's events from it (a theme changed) as
+    messages; from any other window, none."""
+    game = tinas_felix()
+    app = live_server.url
+    page.add_init_script(
+        script="if (window.top === window) { window.__got = [];"
+        " addEventListener('message', (e) => window.__got.push(JSON.parse(e.data).eventType)); }"
+    )
+    raw = quote(init_data(start_param=str(game.pk)))
+    theme = quote(json.dumps(DARK))
+    with telegram_web(f"{app}/play/tg/#tgWebAppData={raw}&tgWebAppThemeParams={theme}") as parent:
+        telegram.TELEGRAM_FRAME_ANCESTORS = [parent]
+        page.goto(f"{parent}/k/")
+        child = page.frame_locator("iframe")
+        child.locator(".choices .opt").first.wait_for(timeout=10_000)
+        frame = page.frames[1]
+        assert frame.evaluate(BACKGROUND) == rgb(DARK["bg_color"])
+        page.wait_for_function("() => window.__got.includes('web_app_expand')")
+        got = page.evaluate("window.__got")
+        assert {"iframe_ready", "web_app_ready", "web_app_expand"} <= set(got), got
+        message = json.dumps({"eventType": "theme_changed", "eventData": {"theme_params": LIGHT}})
+        # Another window's message changes nothing; the parent's does.
+        frame.evaluate("m => window.postMessage(m, '*')", message)
+        page.wait_for_timeout(200)
+        assert frame.evaluate(BACKGROUND) == rgb(DARK["bg_color"])
+        page.evaluate(
+            "m => document.querySelector('iframe').contentWindow.postMessage(m, '*')", message
+        )
+        frame.wait_for_function(f"() => {BACKGROUND} === '{rgb(LIGHT['bg_color'])}'")
+        page.goto("about:blank")
+        page.wait_for_timeout(1500)  # the last poll ends
+    problems = [p for p in page.problems if not p.startswith(f"external request: {parent}")]
+    assert not problems, problems

@@ -35,11 +35,8 @@
   function protocol() {
     const handlers = {};
     window.Telegram = window.Telegram || {};
-    window.Telegram.WebView = window.Telegram.WebView || {
-      receiveEvent: function (type, data) {
-        (handlers[type] || []).forEach((f) => f(data || {}));
-      },
-    };
+    function dispatch(type, data) { (handlers[type] || []).forEach((f) => f(data || {})); }
+    window.Telegram.WebView = window.Telegram.WebView || { receiveEvent: dispatch };
     function post(type, data) {
       const body = JSON.stringify(data || {});
       try {
@@ -51,6 +48,14 @@
       } catch (e) { /* not inside Telegram */ }
     }
     function listen(type, f) { (handlers[type] = handlers[type] || []).push(f); }
+    // Telegram's web clients frame the app and send its events by postMessage (only that
+    // frame's parent may: frame-ancestors names Telegram's origins alone).
+    window.addEventListener("message", (ev) => {
+      if (ev.source !== window.parent || window.parent === window) return;
+      let m = null;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (m && typeof m.eventType === "string") dispatch(m.eventType, m.eventData);
+    });
     function parsed(text) {
       try { return JSON.parse(text) || {}; } catch (e) { return {}; }
     }
@@ -181,6 +186,8 @@
   app.onEvent("safeAreaChanged", insets);
   app.onEvent("contentSafeAreaChanged", insets);
   if (app.post) {
+    if (window.parent !== window) app.post("iframe_ready", { reload_supported: false });
+    app.post("web_app_request_theme");
     app.post("web_app_request_safe_area");
     app.post("web_app_request_content_safe_area");
   }
