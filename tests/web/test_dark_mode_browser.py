@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games import catalog
 from games.tourneys import rounds
 from tests.tourneys import tournament
 from tests.web.browser import PHONE, fits_the_phone, shot
@@ -122,4 +123,22 @@ def test_issue_45_the_pages_have_no_serious_violation_in_either_palette(page, li
         page.wait_for_selector(".replay .board table")
         page.locator(".legend-box summary").click()
         checked(f"replay-{slug}")
+    assert not page.problems, page.problems
+
+
+@pytest.mark.parametrize("slug", catalog.slugs())
+def test_issue_45_each_games_table_and_replay_read_in_the_dark(page, live_server, slug):
+    """Each game's own drawing (its felt, its seats, its cards) on the dark palette."""
+    page.emulate_media(color_scheme="dark")
+    start_from_home(page, live_server.url, slug, computers=COMPUTERS[slug])
+    page.wait_for_selector(".choices .opt")
+    assert serious_violations(page) == [], slug
+    assert fits_the_phone(page)
+    shot(page, f"table-{slug}-dark-phone")
+    game = played(slug, players(1), COMPUTERS[slug])
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector(".replay .board table")
+    page.locator(".legend-box summary").click()
+    assert serious_violations(page) == [], slug
+    shot(page, f"replay-{slug}-dark-phone")
     assert not page.problems, page.problems
