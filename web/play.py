@@ -187,6 +187,8 @@ def _new_table_page(request, error: str = "", status: int = 200):
             # A value the form does not offer comes back as its default.
             "game": sent.get("game") if sent.get("game") in catalog.slugs() else "",
             "name": sent.get("name", player.display_name if player else ""),
+            # Telegram names its users: no name to type (create_table seats them as such).
+            "in_telegram": player is not None and player.in_telegram,
             "computer_count": computers if computers in COMPUTER_COUNTS else "3",
             "computers": [
                 (n, asked[n - 1] if n <= len(asked) and asked[n - 1] in levels.LABELS else "")

@@ -127,7 +127,7 @@ def test_issue_45_back_button_leaves_a_sub_view_and_main_button_starts_the_table
     assert not back_button_shown(page)
     page.check("input[name=game][value=felix]")
     page.select_option("#computers", "2")
-    page.fill("#name", "Tina")
+    assert page.locator("#name").count() == 0  # Telegram names her
     with page.expect_navigation():
         page.evaluate("() => window.__tg.press('MainButton')")
     page.wait_for_selector(".tablebox")
