@@ -179,7 +179,6 @@
   window.catclubTelegram = { initData: initData, active: active, keeps: keeps, app: app, haptic: haptic };
   if (!active) return;
 
-  root.classList.add("tg");
   colours();
   insets();
   app.onEvent("themeChanged", colours);
