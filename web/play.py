@@ -187,6 +187,8 @@ def _new_table_page(request, error: str = "", status: int = 200):
             # A value the form does not offer comes back as its default.
             "game": sent.get("game") if sent.get("game") in catalog.slugs() else "",
             "name": sent.get("name", player.display_name if player else ""),
+            # Telegram names its users: no name to type (create_table seats them as such).
+            "in_telegram": player is not None and player.in_telegram,
             "computer_count": computers if computers in COMPUTER_COUNTS else "3",
             "computers": [
                 (n, asked[n - 1] if n <= len(asked) and asked[n - 1] in levels.LABELS else "")
@@ -227,9 +229,14 @@ def create_table(request):
         # All or nothing: a computer that cannot sit down leaves no lobby (nor a new
         # player) behind.
         with limits.table_creation(request), transaction.atomic():
-            player = services.browser_player(
-                request.POST.get("name", ""), translation.get_language(), me
-            )
+            # A Telegram user (the Mini App's sign-in) sits down as Telegram names them:
+            # their games and rating stay theirs, not a new browser player's.
+            if me is not None and me.in_telegram:
+                player = me
+            else:
+                player = services.browser_player(
+                    request.POST.get("name", ""), translation.get_language(), me
+                )
             game = services.create_lobby(None, kind.slug, player)
             for strategy in strategies:
                 services.add_computer(game, strategy, by=player)
@@ -239,7 +246,8 @@ def create_table(request):
         return _new_table_page(request, exc.message, status=429)
     except errors.GameError as exc:
         return _new_table_page(request, str(exc), status=400)
-    bind(request, player)
+    if not player.in_telegram:  # a Telegram player's session is theirs already
+        bind(request, player)
     return redirect("web:table", pk=game.pk)
 
 

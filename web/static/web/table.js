@@ -1,71 +1,12 @@
 // The web table: follows the game (pushed to it by server-sent events, or by long polling
 // where those fail, and always in the Mini App), makes the board's cards the seat's
 // choices, and sends moves. Inside Telegram (a Mini App) it also signs every request with
-// Telegram's initData and follows Telegram's theme, back button and haptics; it needs no
-// script of Telegram's to do so (the protocol is a few messages, written out below).
+// Telegram's initData (telegram.js, loaded before it, does the rest of Telegram).
 (function () {
   "use strict";
 
-  // -- Telegram, when the page is a Mini App ---------------------------------------------
-  const tg = (function () {
-    const hash = new URLSearchParams(location.hash.slice(1));
-    // Telegram gives initData and the theme in the first page's address: kept for the
-    // next pages in the tab's storage, where the browser lets the frame have one (one that
-    // blocks a cross-site iframe's storage throws: the address then carries them on).
-    let keeps = true;
-    function kept(key, fresh) {
-      try {
-        if (fresh) sessionStorage.setItem(key, fresh);
-        return fresh || sessionStorage.getItem(key) || "";
-      } catch (e) {
-        keeps = false;
-        return fresh || "";
-      }
-    }
-    const initData = kept("tgInitData", hash.get("tgWebAppData"));
-    const handlers = {};
-    window.Telegram = window.Telegram || {};
-    window.Telegram.WebView = window.Telegram.WebView || {
-      receiveEvent: function (type, data) { (handlers[type] || []).forEach((f) => f(data)); },
-    };
-    function post(type, data) {
-      const body = JSON.stringify(data || {});
-      try {
-        if (window.TelegramWebviewProxy) window.TelegramWebviewProxy.postEvent(type, body);
-        else if (window.external && "notify" in window.external)
-          window.external.notify(JSON.stringify({ eventType: type, eventData: data || {} }));
-        else if (window.parent !== window)
-          window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data || {} }), "*");
-      } catch (e) { /* not inside Telegram */ }
-    }
-    const theme = kept("tgTheme", hash.get("tgWebAppThemeParams"));
-    if (theme) {
-      try {
-        const t = JSON.parse(theme);
-        const root = document.documentElement.style;
-        if (t.bg_color) root.setProperty("--bg", t.bg_color);
-        if (t.text_color) root.setProperty("--fg", t.text_color);
-        if (t.button_color) root.setProperty("--accent", t.button_color);
-        if (t.button_text_color) root.setProperty("--accent-fg", t.button_text_color);
-        if (t.hint_color) root.setProperty("--muted", t.hint_color);
-        // Every surface follows, so that the theme's text stays readable on all of them.
-        const surface = t.section_bg_color || t.secondary_bg_color || t.bg_color;
-        if (surface) {
-          ["--card", "--chip", "--panel"].forEach((v) => root.setProperty(v, surface));
-          root.setProperty("--line", t.hint_color || surface);
-        }
-      } catch (e) { /* a theme we cannot read: keep ours */ }
-    }
-    return {
-      initData: initData,
-      active: Boolean(initData),
-      keeps: keeps,
-      post: post,
-      on: function (type, f) { (handlers[type] = handlers[type] || []).push(f); },
-      haptic: function (kind) { if (initData) post("web_app_trigger_haptic_feedback", kind); },
-    };
-  })();
-  window.catclubTelegram = tg;
+  // -- Telegram, when the page is a Mini App (telegram.js: its theme, buttons, haptics) ----
+  const tg = window.catclubTelegram || { initData: "", active: false, keeps: true, haptic: () => {} };
 
   const box = document.getElementById("table");
   if (!box) return;
@@ -358,15 +299,6 @@
     });
   }, 1000);
 
-  if (tg.active) {
-    tg.post("web_app_ready");
-    tg.post("web_app_setup_back_button", { is_visible: true });
-    tg.on("back_button_pressed", () => history.back());
-    // The language chosen is kept in a cookie (Django's set_language, CSRF-checked):
-    // where the frame keeps none, the choice would fail; the page follows the browser's.
-    const language = document.querySelector("form.lang");
-    if (language && !csrf()) language.remove();
-  }
   bind();
   if (tg.active && box.dataset.lobby) lobby();
   stream();
