@@ -169,5 +169,10 @@ def player_count(kind) -> str:
 
 @register.simple_tag
 def game_cover(kind):
-    """A game's cover card, its picture wherever the game is offered (None without art)."""
-    return learn.card(kind, kind.cover) if kind.cover else ""
+    """A game's cover card drawn from its sprite, its small picture wherever the game is
+    named (a heading, a list); nothing for a game without art."""
+    if not kind.cover or kind.slug not in art.GAMES or catalog.WEB not in kind.renderers:
+        return ""
+    label = learn.web_module(kind.slug).card_label(kind.cover)
+    # As in ``card``: games.art escapes the label.
+    return mark_safe(art.card_reference(kind.slug, kind.cover, label, sprite_url(kind.slug)))  # noqa: S308
