@@ -9,9 +9,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import art, catalog
+from games.art import svg as art_svg
 from games.capabilities import Scoring
 from games.ratings import display
-from web import icons, learn
+from web import icons
 from web.card_art import sprite_url
 
 register = template.Library()
@@ -169,10 +170,15 @@ def player_count(kind) -> str:
 
 @register.simple_tag
 def game_cover(kind):
-    """A game's cover card drawn from its sprite, its small picture wherever the game is
-    named (a heading, a list); nothing for a game without art."""
+    """A game's cover card drawn from its sprite, a small picture beside the game's name
+    (a heading, a list): decorative, the name says it; nothing for a game without art."""
     if not kind.cover or kind.slug not in art.GAMES or catalog.WEB not in kind.renderers:
         return ""
-    label = learn.web_module(kind.slug).card_label(kind.cover)
-    # As in ``card``: games.art escapes the label.
-    return mark_safe(art.card_reference(kind.slug, kind.cover, label, sprite_url(kind.slug)))  # noqa: S308
+    return format_html(
+        '<svg class="cover-icon" viewBox="0 0 {} {}" aria-hidden="true" focusable="false">'
+        '<use href="{}#{}"/></svg>',
+        art_svg.W,
+        art_svg.H,
+        sprite_url(kind.slug),
+        art.symbol_id(kind.cover),
+    )
