@@ -115,12 +115,6 @@ class League(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    @property
-    def shown_description(self) -> str:
-        """The description in the reader's language when it is one the project wrote
-        (``DEMO_DESCRIPTION``: its catalogs translate it); a league's own as written."""
-        return gettext(self.description) if self.description else ""
-
     def save(self, *args, **kwargs):
         self.word = self.word.strip().upper()
         # Kept in the engines' order, without repeats, so comparisons stay simple.
@@ -156,6 +150,12 @@ class League(models.Model):
             .order_by("-starts_on")
             .first()
         )
+
+    @property
+    def shown_description(self) -> str:
+        """The description in the reader's language when it is one the project wrote
+        (``DEMO_DESCRIPTION``: its catalogs translate it); a league's own as written."""
+        return gettext(self.description) if self.description else ""
 
 
 class LeagueChat(models.Model):

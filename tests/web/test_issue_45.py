@@ -148,7 +148,7 @@ def test_issue_45_home_lists_upcoming_tournaments(client, site):
 # -- words ------------------------------------------------------------------------------
 @pytest.mark.parametrize("language", ["en", "it", "pt"])
 def test_issue_45_a_fixed_player_count_never_reads_as_a_range(client, site, language):
-    """"4–4 players" (pt "4–4 jogadores") on Play now; the same on the home page, the
+    """ "4–4 players" (pt "4–4 jogadores") on Play now; the same on the home page, the
     rules and a table's lobby."""
     fixed = [k for k in catalog.all_games() if k.min_players == k.max_players]
     assert fixed
@@ -174,14 +174,16 @@ def test_issue_45_portuguese_is_european_everywhere():
     for po in sorted(ROOT.glob("*/locale/pt/LC_MESSAGES/django.po")):
         for entry in polib.pofile(str(po)):
             text = " ".join([entry.msgstr, *entry.msgstr_plural.values()])
-            found += [f"{po.parent.parent.parent.parent.name}: {text}" for _ in BRAZILIAN.findall(text)]
+            found += [
+                f"{po.parent.parent.parent.parent.name}: {text}" for _ in BRAZILIAN.findall(text)
+            ]
     for md in sorted(ROOT.glob("games/kinds/*/rules/pt.md")):
         found += [f"{md}: {m}" for m in BRAZILIAN.findall(md.read_text())]
     assert not found, "\n".join(sorted(set(found)))
 
 
 def test_issue_45_portuguese_rules_say_turn_not_once():
-    """"Uma vez" reads "once": a turn is "a tua vez"."""
+    """ "Uma vez" reads "once": a turn is "a tua vez"."""
     for md in ROOT.glob("games/kinds/*/rules/pt.md"):
         headings = [line for line in md.read_text().splitlines() if line.startswith("#")]
         assert not [h for h in headings if re.match(r"#+ Uma vez\b", h)], md
@@ -200,7 +202,9 @@ def test_issue_45_seat_and_place_are_different_words_in_portuguese(client, site)
                 assert not re.search(r"\blugar(es)?\b", text), (po, entry.msgid)
 
 
-@pytest.mark.parametrize(("language", "season"), [("it", "Stagione 2026"), ("pt", "Temporada 2026")])
+@pytest.mark.parametrize(
+    ("language", "season"), [("it", "Stagione 2026"), ("pt", "Temporada 2026")]
+)
 def test_issue_45_the_demo_season_and_description_are_translated(client, language, season):
     league = League.objects.create(name="Demo", slug="demo-45", description=DEMO_DESCRIPTION)
     Season.objects.create(league=league, name=year_name(2026), starts_on=date(2026, 1, 1))
@@ -256,7 +260,9 @@ def test_issue_45_icons_stand_in_for_every_emoji_a_shared_text_carries():
         for paragraph in kind.summary:
             shown = str(icons.iconize(paragraph))
             assert not EMOJI.search(shown), (kind.slug, shown)
-    assert "<svg" in str(icons.iconize("🐭 a mouse")) and "a mouse" in str(icons.iconize("🐭 a mouse"))
+    assert "<svg" in str(icons.iconize("🐭 a mouse")) and "a mouse" in str(
+        icons.iconize("🐭 a mouse")
+    )
     assert str(icons.iconize("<b>")) == "&lt;b&gt;"
 
 
