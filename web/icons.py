@@ -9,6 +9,7 @@ shared texts carry (a game's summary, a move's label) to an icon, for ``iconize`
 
 from __future__ import annotations
 
+from django.templatetags.static import static
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -183,25 +184,40 @@ EMOJI = {
     "✅": "check",
     "🎉": "party",
 }
+SPRITE = "web/icons.svg"
 VARIATION = "\ufe0f"  # asks for the emoji form of the character before it
 
 
 def svg(name: str, label: str = "", css: str = "") -> SafeString:
-    """Icon ``name`` as inline SVG: decorative (hidden from screen readers) without a
+    """Icon ``name`` drawn from the icons' sprite (``SPRITE``: a table polled every second
+    carries a few dozen bytes an icon): decorative (hidden from screen readers) without a
     label, an image named by ``label`` with one."""
-    drawing = DRAWINGS[name]
+    if name not in DRAWINGS:
+        raise KeyError(name)
     named = (
         format_html(' role="img" aria-label="{}"><title>{}</title', label, label)
         if label
         else mark_safe(' aria-hidden="true" focusable="false"')
     )
     return format_html(
-        '<svg class="icon icon-{}{}" viewBox="0 0 24 24" width="1.2em" height="1.2em"{}>{}</svg>',
+        '<svg class="icon icon-{}{}" viewBox="0 0 24 24" width="1.2em" height="1.2em"{}>'
+        '<use href="{}#{}"/></svg>',
         name,
         f" {css}" if css else "",
         named,
-        mark_safe(drawing),  # noqa: S308 - drawn here, no outside text in it
+        static(SPRITE),
+        name,
     )
+
+
+def sprite() -> str:
+    """Every icon as a symbol of one SVG, the static file ``SPRITE`` (a test keeps the
+    file and ``DRAWINGS`` the same)."""
+    symbols = "".join(
+        f'<symbol id="{name}" viewBox="0 0 24 24">{drawing}</symbol>'
+        for name, drawing in DRAWINGS.items()
+    )
+    return f'<svg xmlns="http://www.w3.org/2000/svg">{symbols}</svg>\n'
 
 
 def iconize(text: object) -> SafeString:

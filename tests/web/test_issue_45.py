@@ -266,6 +266,15 @@ def test_issue_45_icons_stand_in_for_every_emoji_a_shared_text_carries():
     assert str(icons.iconize("<b>")) == "&lt;b&gt;"
 
 
+def test_issue_45_the_icons_sprite_holds_every_icon():
+    """The pages draw each icon from one static sprite, written from ``web.icons``."""
+    assert (ROOT / "web/static/web" / Path(icons.SPRITE).name).read_text() == icons.sprite()
+    shown = str(icons.svg("computer"))
+    assert "#computer" in shown and 'aria-hidden="true"' in shown and "<path" not in shown
+    named = str(icons.svg("streak", "On a streak"))
+    assert 'role="img"' in named and "<title>On a streak</title>" in named
+
+
 # -- translations -----------------------------------------------------------------------
 class Visible(HTMLParser):
     """The text a person sees or hears: text outside scripts and styles, and the

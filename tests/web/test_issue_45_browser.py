@@ -39,6 +39,9 @@ def test_issue_45_the_home_page_on_a_phone(page, live_server, site, language):  
     assert page.locator(".boards .mini").count() >= 1
     assert page.locator('a[href^="/tournaments/"]').count() >= 1
     assert not EMOJI.search(page.content())
+    # The icons' sprite is served: an icon is a picture, not an empty box.
+    href = page.locator("svg.icon use").first.get_attribute("href")
+    assert page.request.get(live_server.url + href.split("#")[0]).ok, href
     assert page.problems == []
 
 
