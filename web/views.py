@@ -31,8 +31,6 @@ PLAYING_NOW = 8
 # A league's page shows the top of each table; the whole table is the league's
 # leaderboard, paged (``players.leaderboard``): a league of thousands stays one page.
 STANDINGS_TOP = 20
-
-
 BOARDS = 3  # small boards of tables playing now on the home page
 UPCOMING = 5  # tournaments on the home page
 
@@ -63,6 +61,7 @@ def home(request):
 
 
 def guest_name() -> str:
+    """A visitor's name until they give one: a number tells two guests at a table apart."""
     return _("Guest %(number)d") % {"number": 1000 + secrets.randbelow(9000)}
 
 
