@@ -3,6 +3,8 @@ every page runs a fixed number of queries whatever the data."""
 
 from __future__ import annotations
 
+import secrets
+
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404, JsonResponse
@@ -18,8 +20,9 @@ from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
 from games.tourneys.models import Status as TournamentStatus
+from games.tourneys.models import Tournament
 
-from . import learn, profiles, replay, tables
+from . import learn, play, profiles, replay, tables
 from . import review as post_game
 from .params import strict
 from .play import session_player
@@ -30,12 +33,76 @@ PLAYING_NOW = 8
 # A league's page shows the top of each table; the whole table is the league's
 # leaderboard, paged (``players.leaderboard``): a league of thousands stays one page.
 STANDINGS_TOP = 20
+BOARDS = 3  # small boards of tables playing now on the home page
+UPCOMING = 5  # tournaments on the home page
 
 
 @require_safe
 def home(request):
-    context = {"leagues": _leagues()[:6], "playing": _playing_now()}
+    """The games, each with its cover card, what it is, how many play it and a button that
+    sits the visitor at a table with computers right away; tables playing now as a
+    spectator sees them; upcoming tournaments; leagues. Telegram is one more way to play."""
+    player = play.session_player(request)
+    boards = _boards()
+    context = {
+        "games": [_home_game(kind) for kind in catalog.all_games()],
+        # The name the visitor plays under: theirs, or a guest's until they give one (the
+        # Play now page renames them).
+        "name": player.display_name if player else guest_name(),
+        "boards": boards,
+        # The rest of the tables playing now, listed.
+        "playing": [
+            line for line in _playing_now() if line.game.pk not in {b.game.pk for b in boards}
+        ],
+        "board_css": sorted({f"web/tables/{b.game.game_type}.css" for b in boards}),
+        "tournaments": _upcoming_tournaments(),
+        "leagues": _leagues()[:6],
+        "telegram": learn.telegram_links(),
+    }
     return render(request, "web/home.html", context)
+
+
+def guest_name() -> str:
+    """A visitor's name until they give one: a number tells two guests at a table apart."""
+    return _("Guest %(number)d") % {"number": 1000 + secrets.randbelow(9000)}
+
+
+def _home_game(kind) -> dict:
+    entry = learn.index_entry(kind)
+    entry["playable"] = catalog.WEB in kind.renderers
+    # The usual table: the visitor and enough computers to start at once.
+    entry["computers"] = max(kind.min_players, min(kind.table_players, kind.max_players)) - 1
+    return entry
+
+
+def _boards() -> list[tables.TableContext]:
+    """The latest tables playing now that the web draws, each as a spectator sees it:
+    the public view only (a seat's hand never reaches this page)."""
+    running = (
+        Game.objects.filter(status=GameStatus.RUNNING, game_type__in=_drawn_games())
+        .select_related("league")
+        .order_by("-started_at", "-pk")[:BOARDS]
+    )
+    return [tables.table_context(game, None) for game in running]
+
+
+def _drawn_games() -> list[str]:
+    return [kind.slug for kind in catalog.all_games() if catalog.WEB in kind.renderers]
+
+
+def _upcoming_tournaments():
+    """Tournaments still to come or under way, soonest first."""
+    return (
+        Tournament.objects.filter(
+            status__in=[
+                TournamentStatus.SCHEDULED,
+                TournamentStatus.SIGNUP,
+                TournamentStatus.RUNNING,
+            ]
+        )
+        .select_related("league")
+        .order_by("starts_at", "pk")[:UPCOMING]
+    )
 
 
 def _playing_now(league: League | None = None) -> list[standings.GameLine]:

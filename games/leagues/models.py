@@ -1,3 +1,5 @@
+import re
+
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
@@ -5,6 +7,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Length
 from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from games import catalog
@@ -17,6 +20,18 @@ word_validator = RegexValidator(
 
 def all_game_types() -> list[str]:
     return list(catalog.slugs())
+
+
+# What the project writes into a league's rows (``manage.py demo``), stored in English and
+# shown in the reader's language: a description the catalogs translate, a season named
+# after its year.
+DEMO_DESCRIPTION = gettext_noop("Games played by the demo players of a fresh install.")
+YEAR_NAME = re.compile(r"Season (\d{4})")
+
+
+def year_name(year: int) -> str:
+    """A season named after its year, as stored (``Season.shown_name`` translates it)."""
+    return f"Season {year}"
 
 
 class League(models.Model):
@@ -136,6 +151,12 @@ class League(models.Model):
             .first()
         )
 
+    @property
+    def shown_description(self) -> str:
+        """The description in the reader's language when it is one the project wrote
+        (``DEMO_DESCRIPTION``: its catalogs translate it); a league's own as written."""
+        return gettext(self.description) if self.description else ""
+
 
 class LeagueChat(models.Model):
     """A Telegram chat linked to a league: games started there count for it."""
@@ -181,7 +202,16 @@ class Season(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.shown_name
+
+    @property
+    def shown_name(self) -> str:
+        """The name in the reader's language when the project made it (``year_name``:
+        "Season 2026", "Stagione 2026"), a league's own as written."""
+        match = YEAR_NAME.fullmatch(self.name)
+        if match is None:
+            return self.name
+        return gettext("Season %(year)s") % {"year": match.group(1)}
 
     def clean(self) -> None:
         super().clean()

@@ -277,7 +277,8 @@ class Seat(models.Model):
     @property
     def label(self) -> str:
         if self.player is None:  # no query: a null key reads as None
-            return f"🤖 {self.strategy}"
+            # Words, not the bot's robot emoji: this reaches the staff's web pages.
+            return f"{_('computer')} {self.strategy}"
         return self.player.display_name
 
 

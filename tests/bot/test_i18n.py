@@ -70,7 +70,7 @@ def test_group_messages_follow_the_chat_and_private_ones_the_player(telegram, re
     table.open_lobby("felix", anna, [bruno, carla])
     group_text = recorder.screen(group["id"])[-1].text
     assert "turno 1/9" in group_text  # Italian table
-    assert "Seus ratos" in table.private(anna).text  # Portuguese private message
+    assert "Os teus ratos" in table.private(anna).text  # Portuguese private message
     assert "Your mice" in table.private(bruno).text
     assert "I tuoi topi" in table.private(carla).text
     assert "🤖" not in group_text
@@ -85,4 +85,4 @@ def test_changing_language_redraws_the_private_message(telegram, recorder):
     assert "Your hand" in table.private(anna).text
     anna.say(telegram.private(anna), "/lang")
     anna.tap(recorder.last(anna.id), data="L:pt")
-    assert "Sua mão" in table.private(anna).text
+    assert "A tua mão" in table.private(anna).text

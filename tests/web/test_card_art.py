@@ -11,7 +11,9 @@ from django.urls import reverse
 from games import art, catalog
 from games.play.models import Game
 
-USE = re.compile(r'<use href="([^"#]+)#([^"]+)"')
+# A card drawn from its game's sprite (the web's icons come from a static sprite of their
+# own: web.icons, issue 45).
+USE = re.compile(r'<use href="(/art/[^"#]+)#([^"]+)"')
 SYMBOL = re.compile(r'<symbol id="([^"]+)"')
 
 

@@ -143,7 +143,7 @@ def test_levels_are_picked_and_changed_by_clicking(
     page.click("form.newtable button.primary")
     page.wait_for_selector(".lobby")
     seats = page.locator(".seats").inner_text()
-    assert "🤖 Computer 2 (hard)" in seats and "🤖 Computer 3 (normal)" in seats
+    assert "Computer 2 (hard)" in seats and "Computer 3 (normal)" in seats
 
     # Changing a computer's level in the lobby submits at once.
     page.select_option("#level2", "easy")

@@ -263,7 +263,7 @@ def test_the_admin_login_throttle_counts_clients_behind_the_proxy_apart(
 
 @pytest.mark.parametrize(
     ("language", "said"),
-    [("it", "Hai preparato molti tavoli"), ("pt", "Você montou muitas mesas")],
+    [("it", "Hai preparato molti tavoli"), ("pt", "Montaste muitas mesas")],
 )
 def test_the_limits_message_is_in_the_visitors_language(settings, language, said):
     settings.TABLES_PER_HOUR_PER_SESSION = 0

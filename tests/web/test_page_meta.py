@@ -67,9 +67,11 @@ def test_names_in_the_preview_are_escaped(client, db):
 
 
 def test_the_home_page_names_the_catalogs_games_in_the_pages_language(client):
-    """The games named on the home page and in its description are the catalog's, joined
+    """The games named on the home page and in a page's description are the catalog's,
     in the page's language: a new game's package shows there with nothing else edited."""
     html = unescape(client.get("/", HTTP_ACCEPT_LANGUAGE="it").content.decode())
-    assert "Felix: il gatto nel sacco, Smoking Cat, Bon Appétit! e Come Cani e Gatti: " in html
-    description = head_of(client, "/", HTTP_ACCEPT_LANGUAGE="it")["description"]
+    # Issue 45: each game has its own card on the home page.
+    for name in ("Felix: il gatto nel sacco", "Smoking Cat", "Bon Appétit!", "Come Cani e Gatti"):
+        assert f">{name}</a></h3>" in html, name
+    description = head_of(client, reverse("web:leagues"), HTTP_ACCEPT_LANGUAGE="it")["description"]
     assert "nel browser: Felix, Smoking Cat, Bon Appétit! e Come Cani e Gatti, con" in description

@@ -189,7 +189,9 @@ def test_query_counts_stay_bounded(client, seeded, django_assert_max_num_queries
     grow(seeded.league, people, n)
     # Measured: the same with 1 and with 12 rounds of games; a new N+1 fails here.
     pages = {
-        "/": 3,  # leagues; games playing now, with their seats and players
+        # leagues; games playing now, with their seats and players; the tournaments to come;
+        # up to three boards, each a spectator's table (its seats, its moves)
+        "/": 11,
         reverse("web:leagues"): 1,
         reverse(
             "web:league", args=["roma"]

@@ -98,7 +98,7 @@ def test_the_board_draws_the_animals_their_markers_food_and_totals(db):
     ("language", "expected"),
     [
         ("it", ["Piazza uno dei tuoi segnalini su un animale.", "52 carte cibo rimaste"]),
-        ("pt", ["Coloque um dos seus marcadores em um animal.", "52 cartas de comida restantes"]),
+        ("pt", ["Coloca um dos teus marcadores num animal.", "52 cartas de comida restantes"]),
     ],
 )
 def test_the_table_speaks_the_players_language(db, language, expected):

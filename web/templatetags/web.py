@@ -6,10 +6,13 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import art, catalog
+from games.art import svg as art_svg
 from games.capabilities import Scoring
 from games.ratings import display
+from web import icons
 from web.card_art import sprite_url
 
 register = template.Library()
@@ -147,3 +150,42 @@ def pick(t, *parts):
     """A board button's attributes for the key ``parts`` joined by ":" (``{% pick t
     "animal" place %}``): see ``TableContext.pick_attributes``."""
     return t.pick_attributes(":".join(str(p) for p in parts))
+
+
+@register.simple_tag
+def icon(name: str, label: str = "", css: str = ""):
+    """One of the web's own icons (``web.icons``), which stand in for emoji: decorative
+    without a label, an image named by ``label`` with one."""
+    return icons.svg(name, str(label), css)
+
+
+@register.filter
+def iconize(text):
+    """A shared text (a summary, a move's label) with its emoji drawn as the web's icons."""
+    return icons.iconize(text)
+
+
+@register.simple_tag
+def player_count(kind) -> str:
+    """How many play a game: "4 players" when the count is fixed, "2–6 players" when it
+    is a range (never "4–4")."""
+    low, high = kind.min_players, kind.max_players
+    if low == high:
+        return ngettext("%(n)s player", "%(n)s players", low) % {"n": low}
+    return _("%(min)s–%(max)s players") % {"min": low, "max": high}
+
+
+@register.simple_tag
+def game_cover(kind):
+    """A game's cover card drawn from its sprite, a small picture beside the game's name
+    (a heading, a list): decorative, the name says it; nothing for a game without art."""
+    if not kind.cover or kind.slug not in art.GAMES or catalog.WEB not in kind.renderers:
+        return ""
+    return format_html(
+        '<svg class="cover-icon" viewBox="0 0 {} {}" aria-hidden="true" focusable="false">'
+        '<use href="{}#{}"/></svg>',
+        art_svg.W,
+        art_svg.H,
+        sprite_url(kind.slug),
+        art.symbol_id(kind.cover),
+    )

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from config import background
 from games import catalog
-from games.leagues.models import League, LeagueMember, Season
+from games.leagues.models import DEMO_DESCRIPTION, League, LeagueMember, Season, year_name
 from games.play import services
 from games.play.models import Game, GameStatus, Player
 from games.play.table import Table
@@ -63,14 +63,14 @@ def demo_league() -> tuple[League, list[Player]]:
             slug=DEMO_SLUG,
             defaults={
                 "name": "Demo league",
-                "description": "Games played by the demo players of a fresh install.",
+                "description": DEMO_DESCRIPTION,
                 "word": "GATTO",
             },
         )
         today = timezone.localdate()
         Season.objects.get_or_create(
             league=league,
-            name=f"Season {today.year}",
+            name=year_name(today.year),
             defaults={"starts_on": today - timedelta(days=30)},
         )
         players = []

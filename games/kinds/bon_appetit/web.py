@@ -4,7 +4,7 @@ Nothing is hidden but the order of the face-down piles, which no view holds (B15
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 TEMPLATE = "web/tables/bon_appetit.html"
 
@@ -61,4 +61,8 @@ def pieces(view: dict | None) -> dict:
 def score_text(result, seat: int, view: dict | None) -> str:
     text = _("%(cards)d cards") % {"cards": result.score(seat)}
     tokens = result.detail("tokens", seat, 0)
-    return text + (f" · 🏅{tokens}" if tokens else "")
+    if not tokens:
+        return text
+    # In words, not the bot's medal emoji: the web shows none (a system without an
+    # emoji font draws a box).
+    return text + " · " + ngettext("%(n)d token", "%(n)d tokens", tokens) % {"n": tokens}

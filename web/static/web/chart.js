@@ -14,6 +14,12 @@
   var START = 1500;
   var W = 640, H = 260, PAD = { l: 40, r: 12, t: 12, b: 28 };
   var hidden = {};
+  // Dates as the page's language writes them ("30 Nov 2026", "30/11/2026"...), not as
+  // the browser's own locale does: the server writes every other date on the page.
+  var LANG = document.documentElement.lang || "en";
+  var LOCALE = { en: "en-GB", pt: "pt-PT", it: "it-IT" }[LANG] || LANG;
+  var DAY = { day: "numeric", month: "short", year: "numeric" };
+  var MOMENT = { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" };
 
   function svg(tag, attrs, text) {
     var n = document.createElementNS(NS, tag);
@@ -50,7 +56,7 @@
     }
     [t0, (t0 + t1) / 2, t1].forEach(function (t, i) {
       chart.appendChild(svg("text", { x: x(t), y: H - 8, "font-size": 11, fill: "#777",
-        "text-anchor": ["start", "middle", "end"][i] }, new Date(t).toLocaleDateString()));
+        "text-anchor": ["start", "middle", "end"][i] }, new Date(t).toLocaleDateString(LOCALE, DAY)));
     });
     series.forEach(function (s, i) {
       if (hidden[i]) return;
@@ -60,7 +66,7 @@
         "stroke-width": 2, "stroke-linejoin": "round" }));
       s.points.forEach(function (p) {
         var dot = svg("circle", { cx: x(Date.parse(p[0])), cy: y(p[1]), r: 3, fill: color });
-        dot.appendChild(svg("title", {}, s.label + ": " + p[1] + " (" + new Date(p[0]).toLocaleString() + ")"));
+        dot.appendChild(svg("title", {}, s.label + ": " + p[1] + " (" + new Date(p[0]).toLocaleString(LOCALE, MOMENT) + ")"));
         chart.appendChild(dot);
       });
     });
