@@ -266,7 +266,9 @@ def _period(entry: dict) -> float:
 
 
 def _task(name: str):
-    from config.celery import app  # here: Celery loads this module first
+    # The project's app, the current one once config.celery has run (as the start command
+    # and the workers have it); not imported, since config.celery imports this module.
+    from celery import current_app as app
 
     app.loader.import_default_modules()  # the autodiscovered tasks, as a worker has them
     return app.tasks[name]
