@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import caches
 from django.utils import timezone
 
-from games.play import again, completion, finish, presence, services, tasks
+from games.play import again, completion, errors, finish, presence, services, tasks
 from games.play.models import AbortReason, Game, GameStatus, Move, MoveSource, Seat
 from tests.factories import PlayerFactory
 
@@ -126,5 +126,5 @@ def test_issue_45_play_again_with_friends_gathers_them_at_one_new_table(run_on_c
     second = again.play_again(Game.objects.get(pk=game.pk), anna)
     assert first.pk == second.pk and first.status == GameStatus.LOBBY
     assert set(first.seats.values_list("player_id", flat=True)) == {anna.pk, bruno.pk, None}
-    with pytest.raises(Exception):  # noqa: B017 - a stranger has no seat to take again
+    with pytest.raises(errors.GameError):  # a stranger has no seat to take again
         again.play_again(Game.objects.get(pk=game.pk), PlayerFactory())
