@@ -70,8 +70,9 @@ def ensure_env_file() -> None:
 def run_env(debug: bool) -> dict[str, str]:
     """The environment of the site: DEBUG as asked (``--debug`` or the environment's own
     DJANGO_DEBUG; a .env written by an older dev.py said 1, which this overrides), the
-    local addresses allowed, plain log lines, and the moment the command started, from
-    which the site reports how soon it served its first page (installs aside)."""
+    local addresses allowed, plain log lines from warnings up, and the moment the command
+    started, from which the site reports how soon it served its first page (installs
+    aside)."""
     env = {**os.environ, "CATCLUB_STARTED_AT": str(time.time())}
     if debug:
         env["DJANGO_DEBUG"] = "1"
@@ -82,6 +83,9 @@ def run_env(debug: bool) -> dict[str, str]:
         env.setdefault("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
     if "LOG_FORMAT=" not in dotenv:
         env.setdefault("LOG_FORMAT", "plain")
+    if "LOG_LEVEL=" not in dotenv:
+        # A line per game step (the demo's thousands) buried what the command says.
+        env.setdefault("LOG_LEVEL", "WARNING")
     return env
 
 
