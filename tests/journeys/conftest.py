@@ -2,5 +2,5 @@
 organiser, a reader who idles, a Telegram user in the Mini App), in Debian's Chromium at
 phone width. They share the web tests' fixtures."""
 
-from tests.web.conftest import _fresh_cache, moderator, seeded, viewer  # noqa: F401
 from tests.web.browser import chromium, page  # noqa: F401
+from tests.web.conftest import _fresh_cache, moderator, seeded, viewer  # noqa: F401
