@@ -69,7 +69,10 @@ def test_reviews_are_off_unless_asked_for(settings):
 def test_the_summary_says_what_and_where():
     line = {"decisions": 20, "inaccuracy": 1, "mistake": 3, "blunder": 0}
     line["phases"] = {"auction": 2, "place": 1}
-    told = "3 mistakes, 1 inaccuracy; the mistakes and blunders: 2 in the auction, 1 while placing cards"
+    told = (
+        "3 mistakes, 1 inaccuracy; the mistakes and blunders: 2 in the auction,"
+        " 1 while placing cards"
+    )
     assert page_review.said(line) == told
     with translation.override("it"):
         assert page_review.said(line) != told
