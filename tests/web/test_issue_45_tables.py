@@ -49,6 +49,8 @@ def test_issue_45_the_table_page_reports_itself_and_only_for_its_seat(client):
     page = client.get(reverse("web:table", args=[game.pk])).content.decode()
     url = reverse("web:table-present", args=[game.pk])
     assert f'data-present="{url}"' in page and "web/presence.js" in page
+    # A spectator's page has no seat to report.
+    assert "data-present" not in Client().get(reverse("web:table", args=[game.pk])).content.decode()
     seat = game.seats.get(player__isnull=False).number
     assert not presence.present(game.pk, seat)
     assert Client().post(url).status_code == 204  # a stranger: answered alike, noted nowhere
