@@ -13,6 +13,8 @@ import pytest
 from django.conf import settings as django_settings
 
 from admin_ui.management.commands import start
+from tests.web.browser import fits_the_phone
+from tests.web.test_accessibility import serious_violations
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +82,17 @@ def test_issue_45_start_says_how_soon_it_served_its_first_page(live_server):
     start.Command(stdout=out).announce(host, time.time() - 3)
     said = out.getvalue()
     assert f"Serving at {live_server.url}/ after 3 s" in said
+
+
+def test_issue_45_the_404_page_fits_the_phone_with_no_serious_violation(page, live_server):
+    missing = []
+    page.on("response", lambda r: r.status == 404 and missing.append(r.url))
+    response = page.goto(live_server.url + "/plya/")
+    assert response.status == 404
+    assert page.locator("header.top .brand").is_visible()
+    assert serious_violations(page) == []
+    assert fits_the_phone(page)
+    # The page itself is the only thing not found (its styles and pictures are there);
+    # the browser logs that one answer as an error.
+    assert missing == [live_server.url + "/plya/"]
+    assert all("404" in problem for problem in page.problems), page.problems
