@@ -90,3 +90,25 @@ def test_issue_45_a_cancelled_table_offers_play_again_too(client):
     finish.abort(Game.objects.get(pk=game.pk), AbortReason.ABANDONED)
     page = client.get(reverse("web:table", args=[game.pk])).content.decode()
     assert f'action="{reverse("web:table-again", args=[game.pk])}"' in page
+
+
+def test_issue_45_the_profile_counts_only_games_with_other_people(client):
+    game = table_of_one(client)
+    finish.abort(Game.objects.get(pk=game.pk), AbortReason.ABANDONED)
+    ann = game.seats.get(player__isnull=False).player
+    page = client.get(reverse("web:player", args=[ann.pk])).content.decode()
+    assert "Finished 0 of their last 1 games" not in page and 'id="completion"' not in page
+    # With a friend at the table, the game counts, and the page says which games do.
+    with _on_commit():
+        data = {"game": "felix", "name": "Ann", "computers": "1", "friends": "1"}
+        assert client.post(reverse("web:play-create"), data).status_code == 302
+    lobby = Game.objects.order_by("-pk").first()
+    friend = Client()
+    join = {"invite": lobby.invite, "name": "Bea"}
+    assert friend.post(reverse("web:table-join", args=[lobby.pk]), join).status_code == 302
+    with _on_commit():
+        assert client.post(reverse("web:table-start", args=[lobby.pk])).status_code == 302
+    finish.abort(Game.objects.get(pk=lobby.pk), AbortReason.ABANDONED)
+    page = client.get(reverse("web:player", args=[ann.pk])).content.decode()
+    assert "Finished 0 of their last 1 games" in page
+    assert "Only games with other people at the table count" in page
