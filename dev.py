@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The two commands of the README, with nothing but Python 3.11 needed.
 
-    python3 dev.py run     install, migrate, create an admin, serve (and the bot, with a token)
+    python3 dev.py run     install, migrate, create an admin, serve (and the bot, with a token);
+                           --demo fills a demo league in the background, --debug turns
+                           Django's DEBUG on (off by default: the site's own error pages)
     python3 dev.py test    install the test extras, lint, check the import contracts, the
                            types and the migrations, run the whole suite
 
@@ -18,6 +20,7 @@ import os
 import secrets
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
@@ -54,21 +57,49 @@ def install(what: str) -> None:
 
 
 def ensure_env_file() -> None:
-    """A local .env for the embedded default: debug on, a fresh secret key."""
+    """A local .env with a fresh secret key (DEBUG stays off unless ``--debug``)."""
     env_file = ROOT / ".env"
     if not env_file.exists():
         env_file.write_text(
             "# Local development settings, made by `python3 dev.py run`.\n"
-            "DJANGO_DEBUG=1\n"
             f"DJANGO_SECRET_KEY={secrets.token_urlsafe(48)}\n"
         )
-        print("Wrote .env for local development (DEBUG on, a new secret key).")
+        print("Wrote .env for local development (a new secret key).")
+
+
+def run_env(debug: bool) -> dict[str, str]:
+    """The environment of the site: DEBUG as asked (``--debug`` or the environment's own
+    DJANGO_DEBUG; a .env written by an older dev.py said 1, which this overrides), the
+    local addresses allowed, plain log lines from warnings up, and the moment the command
+    started, from which the site reports how soon it served its first page (installs
+    aside)."""
+    env = {**os.environ, "CATCLUB_STARTED_AT": str(time.time())}
+    if debug:
+        env["DJANGO_DEBUG"] = "1"
+    else:
+        env.setdefault("DJANGO_DEBUG", "0")
+    dotenv = (ROOT / ".env").read_text() if (ROOT / ".env").exists() else ""
+    if "DJANGO_ALLOWED_HOSTS=" not in dotenv:
+        env.setdefault("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+    if "LOG_FORMAT=" not in dotenv:
+        env.setdefault("LOG_FORMAT", "plain")
+    if "LOG_LEVEL=" not in dotenv:
+        # A line per game step (the demo's thousands) buried what the command says.
+        env.setdefault("LOG_LEVEL", "WARNING")
+    return env
 
 
 def run(args: list[str]) -> None:
     install("run")
+    debug = "--debug" in args
+    args = [a for a in args if a != "--debug"]
     ensure_env_file()
-    sh(PY, "manage.py", "start", *args)
+    env = run_env(debug)
+    if env["DJANGO_DEBUG"].lower() not in ("1", "true", "yes", "on"):
+        # Without DEBUG the pages name their static files by content (WhiteNoise's
+        # manifest): they are gathered first, only the changed ones after the first run.
+        sh(PY, "manage.py", "collectstatic", "--noinput", "--verbosity", "0", env=env)
+    sh(PY, "manage.py", "start", *args, env=env)
 
 
 def test(args: list[str]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from bot import transport
 from bot.keyboard import Button, Rows, content_hash
@@ -133,6 +134,11 @@ class GameScreens:
         return lobby_render.final(
             self.game, self.names, self.render.score_label, self.game_table.view(None)
         )
+
+    def final_keyboard(self) -> Rows:
+        """ "Play again" under the final result (issue 45): a new lobby of the same game in
+        the group, its computers at the same levels; the people join it with a tap."""
+        return [[Button("🔁 " + _("Play again"), data=f"n:{self.game.game_type}.{self.game.pk}")]]
 
     # -- a seat -------------------------------------------------------------------------
     def private(self, number: int, prefix: str | None = None) -> Screen | None:

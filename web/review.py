@@ -126,7 +126,6 @@ def context(game: Game, data: dict | None, names: list[str]) -> dict[str, Any] |
     for line in review.summary:
         if not line["decisions"]:
             continue
-        where = ", ".join(f"{words}: {count}" for words, count in by_words(line["phases"]))
         players.append(
             {
                 "name": names[line["seat"]] if line["seat"] < len(names) else "?",
@@ -136,14 +135,14 @@ def context(game: Game, data: dict | None, names: list[str]) -> dict[str, Any] |
                 "blunder": line["blunder"],
                 "loss": figure(line["loss"]),
                 "text": said(line),
-                "where": where,
             }
         )
     return {"steps": steps, "players": players, "marked": marked}
 
 
 def said(line: dict) -> str:
-    """A player's review in words: "3 mistakes, 2 in the auction"."""
+    """A player's review in words: "3 mistakes, 1 inaccuracy; the mistakes and blunders: 2 in
+    the auction, 1 in play"."""
     counted = {
         "blunder": lambda n: ngettext("%(n)d blunder", "%(n)d blunders", n),
         "mistake": lambda n: ngettext("%(n)d mistake", "%(n)d mistakes", n),
@@ -155,6 +154,13 @@ def said(line: dict) -> str:
     text = ", ".join(parts)
     serious = line["mistake"] + line["blunder"]
     if line["phases"] and serious:
-        words, count = by_words(line["phases"])[0]
-        text += f", {count} {words}"
+        # Every phase, so that the counts add up to the mistakes and blunders: the phase
+        # with the most alone, then every phase again in brackets, read as "1 in play (in
+        # play: 1, while feeding: 1)" (issue 45).
+        where = ", ".join(f"{count} {words}" for words, count in by_words(line["phases"]))
+        text += "; " + ngettext(
+            "the mistake or blunder: %(where)s",
+            "the mistakes and blunders: %(where)s",
+            serious,
+        ) % {"where": where}
     return text

@@ -2,7 +2,7 @@ import re
 
 from django.urls import path, register_converter
 
-from . import archive, card_art, events, play, players, telegram_login, tournaments, views
+from . import archive, card_art, casual, events, play, players, telegram_login, tournaments, views
 
 
 class IdConverter:
@@ -67,4 +67,6 @@ urlpatterns = [
     path("play/<id:pk>/join/", play.join, name="table-join"),
     path("play/<id:pk>/start/", play.start, name="table-start"),
     path("play/<id:pk>/computer/", play.computer, name="table-computer"),
+    path("play/<id:pk>/present/", casual.present, name="table-present"),
+    path("play/<id:pk>/again/", casual.again, name="table-again"),
 ]

@@ -276,6 +276,9 @@ def game_detail(request, pk: int):
         "review": review,
         # Linked from the bot's final message before it is made: the page says it is coming.
         "review_pending": review is None and reviews.expected(game),
+        # The table's change token as the page saw it: the page's stream (replay.js) tells
+        # it when the review is stored, which moves the token (issue 45).
+        "review_token": tables.change_token(game, len(seats)),
         "deck": replay.deck(game, data["steps"]) if data else {},
         "card_back": replay.back(game) if data else "",
         "legend": tables.legend(game.game_type) if data else [],

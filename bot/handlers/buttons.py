@@ -250,15 +250,19 @@ async def lobby(update: Update, context, data: callbacks.Data) -> Reply:
 
 
 async def new_game(update: Update, context, data: callbacks.Data) -> Reply:
-    if data.arg not in catalog.slugs():
+    # "<slug>" from /new's picker; "<slug>.<game>" from a final result's "Play again"
+    # (issue 45): the new lobby seats that game's computers at their levels too.
+    slug, _dot, previous = data.arg.partition(".")
+    if slug not in catalog.slugs() or (previous and not previous.isdigit()):
         return await _refusal(update.effective_user, "bad")
     chat = update.callback_query.message.chat if update.callback_query.message else None
     if chat is None:
         return await _refusal(update.effective_user, "bad")
-    reply = await commands.create_lobby(update.effective_user, chat, data.arg)
+    again_of = int(previous) if previous else None
+    reply = await commands.create_lobby(update.effective_user, chat, slug, again_of=again_of)
     if reply:
         return Reply(reply[0])
-    return Reply("🎲 " + await _game_label(update.effective_user, data.arg))
+    return Reply("🎲 " + await _game_label(update.effective_user, slug))
 
 
 @db

@@ -148,7 +148,9 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 @db
-def create_lobby(user, chat, slug: str | None) -> tuple[str, list] | None:
+def create_lobby(
+    user, chat, slug: str | None, *, again_of: int | None = None
+) -> tuple[str, list] | None:
     """Open a lobby (the lobby message itself comes from the sync). Returns a reply to
     send, if any: the game picker, or why no lobby was opened."""
     player = player_for(user)
@@ -166,7 +168,7 @@ def create_lobby(user, chat, slug: str | None) -> tuple[str, list] | None:
         if slug not in enabled:
             return _("That game is switched off in this group."), []
         try:
-            services.create_lobby(
+            game = services.create_lobby(
                 chat.id,
                 slug,
                 player,
@@ -174,6 +176,12 @@ def create_lobby(user, chat, slug: str | None) -> tuple[str, list] | None:
                 turn_seconds=chat_settings.turn_seconds,
                 auto_play=chat_settings.auto_play,
             )
+            # "Play again" (issue 45): the computers of the game it follows, at their levels.
+            computers = Seat.objects.filter(
+                game_id=again_of, game__chat_id=chat.id, game__game_type=slug, player=None
+            ).order_by("number")
+            for seat in computers if again_of is not None else []:
+                services.add_computer(game, seat.strategy, by=player)
         except GameError as exc:
             return str(exc), []
     return None

@@ -10,7 +10,10 @@ How a game is told apart, from what the seat and the game record:
   because they, its only player, stopped playing (``AbortReason.ABANDONED``; the seat is
   still theirs, the step cancels the table instead of handing it over).
 - **Finished**: the game finished with a result and the seat was still theirs.
-- **Not counted at all**: everything else that ended, i.e. what was neither their result
+- **Not counted at all**: a game with no other person at the table (issue 45): alone with
+  computers, nobody waited on the player, so leaving it wronged nobody (a newcomer who
+  stopped to read the rules read "Finished 0 of their last 1 games"). And everything else
+  that ended, i.e. what was neither their result
   nor their doing. An aborted game in which they did not forfeit (a moderator's abort,
   the chat moved, another player cancelled it), and a seat a moderator or a ban handed
   to a computer (``replace_with_computer`` resets the timeouts, so it is no forfeit).
@@ -24,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import BooleanField, Case, F, Q, Value, When, Window
+from django.db.models import BooleanField, Case, Exists, F, OuterRef, Q, Value, When, Window
 from django.db.models.functions import RowNumber
 
 from games.play.models import AbortReason, GameStatus, Seat
@@ -68,6 +71,12 @@ def counted() -> Q:
     return against() | Q(game__status=GameStatus.FINISHED, replaced_by_computer=False)
 
 
+def with_others() -> Exists:
+    """Seats at a table where another person sat too: only there did anyone wait on them."""
+    others = Seat.objects.filter(game_id=OuterRef("game_id"), player__isnull=False)
+    return Exists(others.exclude(player_id=OuterRef("player_id")))
+
+
 def records(player_ids) -> dict[int, Completion]:
     """The completion record of each player, in one query whatever their number: each
     player's counted seats numbered newest first (a window function), the first
@@ -76,7 +85,9 @@ def records(player_ids) -> dict[int, Completion]:
     if not ids:
         return {}
     rows = (
-        Seat.objects.filter(counted(), player_id__in=ids, game__started_at__isnull=False)
+        Seat.objects.filter(
+            counted(), with_others(), player_id__in=ids, game__started_at__isnull=False
+        )
         .annotate(
             lost=Case(
                 When(against(), then=Value(True)),

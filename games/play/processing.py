@@ -49,7 +49,7 @@ from django.utils.translation import gettext as _
 from games import catalog, metrics
 from games.computers import act, needs_history
 from games.engines import IllegalAction, observations
-from games.play import finish
+from games.play import finish, presence
 from games.play.levels import handover_strategy, level_of
 from games.play.models import (
     AbortReason,
@@ -381,6 +381,7 @@ class Step:
         self.budget = budget or Budget()
         self.locked = locked
         self.abandoned = False  # the casual table's last person timed out for good
+        self.paused = False  # the lone person's page is in sight: their clock starts again
         self.kind = game.kind
         self.rules = self.kind.rules
         if game.state is None:  # only a lobby has none, and no step runs on a lobby
@@ -508,6 +509,9 @@ class Step:
         after too many timeouts in a row the seat is handed to a computer for good."""
         forced = self.forced()
         late = [n for n in self.rules.to_act(self.state) if not self.seats[n].is_computer]
+        if self.reading(late, forced):
+            self.paused = True
+            return
         if self.nobody_left(late, forced):
             self.abandoned = True
             return
@@ -526,6 +530,20 @@ class Step:
                 seat.replaced_by_computer = True
                 seat.strategy = seat.strategy or stand_in
             self.changed_seats.add(number)
+
+    def reading(self, late: list[int], forced: dict[int, str]) -> bool:
+        """Whether the only person at a casual table, alone with computers, is late with
+        their page open and in sight (``presence``): nobody else waits on them, so their
+        clock stands still instead of playing for them and, at last, cancelling the table."""
+        if self.game.league_id is not None:
+            return False
+        people = [n for n, s in self.seats.items() if not s.is_computer]
+        return (
+            len(people) == 1
+            and people[0] in late
+            and people[0] not in forced
+            and presence.present(self.game.pk, people[0])
+        )
 
     def nobody_left(self, late: list[int], forced: dict[int, str]) -> bool:
         """Whether this timeout hands the last person's seat of a casual table to a
@@ -581,7 +599,7 @@ class Step:
             update += finish.finish(game, result, self.now)
             report.finished = True
         elif any(not self.seats[n].is_computer for n in self.rules.to_act(self.state)):
-            if game.deadline is None or report.version != self.start_version:
+            if game.deadline is None or report.version != self.start_version or self.paused:
                 game.deadline = self.now + self.turn_time()
         else:
             game.deadline = None

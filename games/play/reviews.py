@@ -13,12 +13,15 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
 
 from games.computers.review import VERSION, Played, review_game, summary
 from games.computers.search import SearchStrategy
 from games.play.models import Game, GameStatus, MoveSource, Review
 from games.play.processing import apply_move
 from games.play.replay import applied_moves
+from games.play.signals import review_stored
 
 SEARCHING_LEVEL = "hard"
 
@@ -101,6 +104,10 @@ def make(game_id: int, *, force: bool = False) -> Review | None:
             "seconds": seconds,
         },
     )
+    # The game's change token moves with its ``updated_at``: a page following the game
+    # hears of the review as of any change, and shows it then.
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now())
+    transaction.on_commit(lambda: review_stored.send(sender=Game, game_id=game.pk))
     return review
 
 

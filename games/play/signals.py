@@ -12,3 +12,7 @@ from django.dispatch import Signal
 game_updated = Signal()
 # kwargs: game_id, status (finished or aborted). Sent once per game, by ``games.play.finish``.
 game_ended = Signal()
+# kwargs: game_id. A finished game's post-game review was stored (``games.play.reviews``):
+# an open page of the game shows it (``web.apps``: the table's marker moves and the change
+# is announced, as on ``game_updated``; the bot has nothing to redo).
+review_stored = Signal()

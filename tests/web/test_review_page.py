@@ -69,18 +69,24 @@ def test_reviews_are_off_unless_asked_for(settings):
 def test_the_summary_says_what_and_where():
     line = {"decisions": 20, "inaccuracy": 1, "mistake": 3, "blunder": 0}
     line["phases"] = {"auction": 2, "place": 1}
-    assert page_review.said(line) == "3 mistakes, 1 inaccuracy, 2 in the auction"
+    told = (
+        "3 mistakes, 1 inaccuracy; the mistakes and blunders: 2 in the auction,"
+        " 1 while placing cards"
+    )
+    assert page_review.said(line) == told
     with translation.override("it"):
-        assert page_review.said(line) != "3 mistakes, 1 inaccuracy, 2 in the auction"
+        assert page_review.said(line) != told
 
 
 def test_phases_told_alike_add_up_and_figures_follow_the_language():
     """Come Cani e Gatti's "feed" and "more" are both "while feeding": one count, not two;
     a loss has two decimals, rounded, in the page's number format and always plural."""
     line = {"decisions": 9, "inaccuracy": 0, "mistake": 1, "blunder": 2}
-    line["phases"] = {"feed": 2, "more": 1, "play": 2}
-    assert page_review.said(line) == "2 blunders, 1 mistake, 3 while feeding"
-    assert page_review.by_words(line["phases"]) == [("while feeding", 3), ("in play", 2)]
+    line["phases"] = {"feed": 1, "more": 1, "play": 1}
+    assert page_review.said(line) == (
+        "2 blunders, 1 mistake; the mistakes and blunders: 2 while feeding, 1 in play"
+    )
+    assert page_review.by_words(line["phases"]) == [("while feeding", 2), ("in play", 1)]
     assert page_review.places(1.0) == "1.00 places"
     assert page_review.figure(0.467) == "0.47"
     with translation.override("it"):

@@ -231,7 +231,9 @@ def change_token(game: Game, n_seats: int) -> str:
     """What the page compares to know the table changed (moves, seats, status, timer)."""
     deadline = int(game.deadline.timestamp()) if game.deadline else 0
     token = f"{game.version}.{game.status}.{n_seats}.{deadline}"
-    if game.status == GameStatus.LOBBY:  # a lobby computer's level changed (issue 14)
+    # A lobby computer's level changed (issue 14); a finished game's review was stored
+    # (issue 45): neither moves the version.
+    if game.status in (GameStatus.LOBBY, GameStatus.FINISHED):
         token += f".{game.updated_at.timestamp():.3f}"
     return token
 

@@ -43,9 +43,13 @@ class Command(BaseCommand):
         league, players = demo_league()
         finished = Game.objects.filter(league=league, status=GameStatus.FINISHED).count()
         # Each move is processed before the next is chosen from the table it left.
+        todo = max(0, games - finished)
+        if todo:
+            self.stdout.write(f"Demo: playing {todo} games in the demo league…")
         with background.synchronous():
-            for _n in range(max(0, games - finished)):
+            for n in range(1, todo + 1):
                 play_to_the_end(new_game(league, players, rng), rng)
+                self.stdout.write(f"Demo: {n} of {todo} games played (and reviewed).")
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo league '{league.name}': "

@@ -7,16 +7,26 @@ is set, and serves the site with uvicorn (ASGI): a page following its table by s
 events costs a socket, not a thread (``web/events.py``). Static files are
 WhiteNoise's, a middleware, as under any server.
 
+With ``--demo`` the demo league is filled on a thread of its own while the site already
+serves, its progress printed as it goes: made first, its games and their reviews held the
+first page back for minutes on a small machine (issue 45). Once the first page answers,
+the command says so and how long it took since it started (``CATCLUB_STARTED_AT``, which
+``dev.py run`` sets after its installs).
+
 Without a broker the site and the bot run their tasks in their own processes, on background
 threads (``TASKS_IN_PROCESS``, ``config/background.py``): a request or a tap never waits for
 a game step or a Telegram sync. What a lost task leaves, this process's schedule finds.
 """
 
 import logging
+import os
 import secrets
 import subprocess
 import sys
 import threading
+import time
+import urllib.error
+import urllib.request
 
 import uvicorn
 from django.conf import settings
@@ -49,11 +59,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, addrport, no_bot, demo, access_log, **options):
+        started = float(os.environ.get("CATCLUB_STARTED_AT") or time.time())
         call_command("migrate", interactive=False, verbosity=1)
         self.ensure_admin()
         if demo:
-            call_command("demo")
-            threading.Thread(target=self.live_demo, daemon=True, name="demo").start()
+            threading.Thread(target=self.demo, daemon=True, name="demo").start()
         if settings.CELERY_TASK_ALWAYS_EAGER:
             threading.Thread(target=background.run_schedule, daemon=True, name="beat").start()
         bot = None
@@ -72,6 +82,9 @@ class Command(BaseCommand):
         # and a request needs it back dozens of times (5 ms by default, a quarter second
         # added to a click while a hard computer thinks).
         sys.setswitchinterval(SWITCH_SECONDS)
+        threading.Thread(
+            target=self.announce, args=(host, started), daemon=True, name="announce"
+        ).start()
         try:
             serve(host, access_log)
         finally:
@@ -91,13 +104,30 @@ class Command(BaseCommand):
             )
         )
 
-    @staticmethod
-    def live_demo():
-        """A demo game at a person's pace, to watch on the site."""
+    def announce(self, host: str, started: float) -> None:
+        """Once the site answers its first page: where, and how soon after the start."""
+        address, _, port = host.rpartition(":")
+        if address.strip("[]") in ("0.0.0.0", "::", ""):  # noqa: S104 - asked, not bound
+            address = "127.0.0.1"
+        url = f"http://{address}:{port}/"
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=5):
+                    break
+            except urllib.error.HTTPError:
+                break  # an answer all the same
+            except OSError:
+                time.sleep(0.1)
+        self.stdout.write(
+            self.style.SUCCESS(f"Serving at {url} after {time.time() - started:.0f} s")
+        )
+
+    def demo(self):
+        """The demo league's season, then a demo game at a person's pace to watch."""
         try:
-            call_command("demo", games=0, live=True)
+            call_command("demo", live=True, stdout=self.stdout)
         except Exception:
-            logging.getLogger(__name__).exception("the live demo game stopped")
+            logging.getLogger(__name__).exception("the demo stopped")
 
 
 def serve(host: str, access_log: bool = False) -> None:

@@ -169,6 +169,7 @@
     // The step's sentences (the server's, in the page's language) head the step; the
     // region is live, so a screen reader says what happened as the replay moves.
     sentence.textContent = "";
+    sentence.classList.remove("marked");
     (step.text || []).forEach(function (line) { sentence.appendChild(el("p", { text: line })); });
     // The post-game review of the decision this step played (issue 27), when there is one.
     var judged = (meta.review || {})[String(index)];
@@ -240,9 +241,25 @@
     var m = /^#step-(\d+)$/.exec(window.location.hash);
     return m ? Number(m[1]) : null;
   }
+  // A link to a step elsewhere on the page (the review's list of graded decisions) brings
+  // the board into view at that step, its move marked: the hash alone changed the board
+  // far below the link, and the page seemed to do nothing (issue 45).
+  function bring(i) {
+    show(i);
+    sentence.classList.add("marked");
+    root.scrollIntoView({ block: "start" });
+  }
   window.addEventListener("hashchange", function () {
     var wanted = stepInHash();
-    if (wanted !== null && wanted !== index) show(wanted);
+    if (wanted !== null) bring(wanted);
+  });
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest('a[href^="#step-"]');
+    if (!link || root.contains(link) || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    var m = /^#step-(\d+)$/.exec(link.getAttribute("href"));
+    if (!m) return;
+    e.preventDefault();
+    bring(Number(m[1]));
   });
 
   // --- A running game: new steps arrive whenever the live table changes -------------------
@@ -296,8 +313,54 @@
   }
   if (follow) document.addEventListener("catclub:table", refresh);
 
+  // --- A review on its way: shown the moment it is stored (issue 45) -----------------------
+  // The game's change token moves when its review is stored; the table's stream (the same
+  // server-sent events a live table follows) says so, and the page takes the review from
+  // a fresh copy of itself. Where the stream is refused or not served (WSGI), the page
+  // looks every WAIT_POLL_MS instead.
+  var WAIT_POLL_MS = 10000;
+  function awaitReview(node) {
+    var done = false, looking = false, source = null, timer = null;
+    async function look() {
+      if (done || looking) return;
+      looking = true;
+      try {
+        var r = await fetch(location.pathname, { credentials: "same-origin" });
+        if (r.ok) {
+          var doc = new DOMParser().parseFromString(await r.text(), "text/html");
+          var fresh = doc.getElementById("review");
+          if (fresh && !fresh.querySelector("[data-review-wait]")) {
+            done = true;
+            if (source) source.close();
+            clearInterval(timer);
+            var freshMeta = doc.getElementById("replay-meta");
+            if (freshMeta) meta.review = JSON.parse(freshMeta.textContent).review || {};
+            var shown = document.importNode(fresh, true);
+            document.getElementById("review").replaceWith(shown);
+            show(index);
+          }
+        }
+      } catch (e) { /* the next change or look tries again */ }
+      looking = false;
+    }
+    function poll() { if (!timer) timer = setInterval(look, WAIT_POLL_MS); }
+    if (window.EventSource && node.dataset.events) {
+      source = new EventSource(node.dataset.events + "?token=" + encodeURIComponent(node.dataset.token || ""));
+      source.onmessage = look;
+      source.onerror = function () {
+        if (source.readyState === EventSource.CLOSED) { poll(); look(); }
+      };
+    } else {
+      poll();
+    }
+  }
+  var reviewWait = document.querySelector("[data-review-wait]");
+  if (reviewWait) awaitReview(reviewWait);
+
   var wanted = stepInHash();
   // A running game opens where it is now; a finished one at its start.
   show(wanted !== null ? wanted : meta.live ? last() : 0);
   setPlaying(false);
+  // Opened at a step's link: the board is what it points at.
+  if (wanted !== null) { sentence.classList.add("marked"); root.scrollIntoView({ block: "start" }); }
 })();
