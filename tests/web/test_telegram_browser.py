@@ -90,8 +90,10 @@ def test_issue_45_the_mini_app_wears_telegrams_theme_and_follows_its_change(
     assert page.evaluate(BACKGROUND) == rgb(DARK["bg_color"])
     assert page.evaluate("getComputedStyle(document.body).color") == rgb(DARK["text_color"])
     assert page.locator("html").get_attribute("data-theme") == "dark"
-    primary = page.locator(".players li").first
-    assert primary.evaluate("e => getComputedStyle(e).color") == rgb(DARK["text_color"])
+    # The seats' chips too: hers, whose turn it is, in Telegram's button colours.
+    acting = page.locator(".players li.acting.me")
+    assert acting.evaluate("e => getComputedStyle(e).backgroundColor") == rgb(DARK["button_color"])
+    assert acting.evaluate("e => getComputedStyle(e).color") == rgb(DARK["button_text_color"])
     # The site's own colours' toggle is not offered: Telegram's theme decides.
     assert page.locator(".theme-pick").is_hidden()
     assert calls(page, "ready") == [[]]
