@@ -35,6 +35,28 @@ def click_one(page, rng: random.Random) -> bool:
     return True
 
 
+def to_her_play(game, player) -> None:
+    """Smoking Cat: ``player``'s passes made, and the computers' moves, until it is her
+    turn in the play, where throwing down (a button, then Confirm: S12) is offered. Moves
+    go through the services as a tap would send them (the computers answer at once:
+    tasks run in-process in the tests)."""
+    from games.play import services
+    from games.play.models import Game
+    from games.play.table import Table
+
+    seat = game.seats.get(player=player).number
+    for n in range(200):
+        game = Game.objects.get(pk=game.pk)
+        legal = Table(game).legal(seat)
+        if "throw" in legal:
+            return
+        if legal:
+            services.submit_move(game.pk, player, legal[0], f"to-play-{n}", game.version)
+        else:
+            time.sleep(0.05)
+    raise AssertionError("throwing down never offered")
+
+
 def start_from_home(page, base: str, slug: str, computers: int, name: str = "Ann") -> None:
     page.goto(base + "/")
     page.click("a.playnow")
@@ -103,4 +125,5 @@ __all__ = [
     "play_by_clicking",
     "play_together",
     "start_from_home",
+    "to_her_play",
 ]

@@ -13,11 +13,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import catalog
+from games.play.models import Game
 from games.tourneys import rounds
 from tests.tourneys import tournament
 from tests.web.browser import PHONE, fits_the_phone, shot
 from tests.web.seed import played, players
-from tests.web.tables import start_from_home
+from tests.web.tables import CONFIRM, OFFERED, start_from_home, to_her_play
 from tests.web.test_accessibility import serious_violations
 from tests.web.watching import COMPUTERS
 
@@ -102,17 +103,17 @@ def test_issue_45_the_pages_have_no_serious_violation_in_either_palette(page, li
     page.wait_for_selector("#lobby .seats")
     checked("lobby")
     start_from_home(page, base, "felix", computers=2)
-    page.wait_for_selector(".choices .opt")
+    page.wait_for_selector(OFFERED)
     checked("table-felix")
-    # A step of a choice under way, with its Confirm and Back.
-    bid = page.locator('.choices .opt[data-path^="place:"]')
-    bid.first.click()
-    page.wait_for_selector('.choices .opt[data-path="pass"]', timeout=15_000)
-    if page.locator('.choices .opt[data-path="bid"]').count():
-        page.locator('.choices .opt[data-path="bid"]').click()
-        page.locator('.step[data-parent="bid"] .opt').first.click()
-        page.locator(".choices .confirm .do").wait_for()
-        checked("table-felix-confirm")
+    # A choice under way, with its Confirm and Back: Smoking Cat's throw down (S12).
+    start_from_home(page, base, "smoking_cat", computers=3)
+    game = Game.objects.get(game_type="smoking_cat")
+    to_her_play(game, game.seats.get(player__isnull=False).player)
+    page.reload()
+    page.locator('.choices .pick[data-pick="throw"]').click()
+    page.locator(CONFIRM).wait_for()
+    page.locator(".choices .undo").wait_for()
+    checked("table-smoking_cat-confirm")
     t, _people = tournament(4, starts_at=timezone.now() + timedelta(minutes=5))
     rounds.start_now(t)
     page.goto(base + reverse("web:tournament", args=[t.pk]))
@@ -131,7 +132,7 @@ def test_issue_45_each_games_table_and_replay_read_in_the_dark(page, live_server
     """Each game's own drawing (its felt, its seats, its cards) on the dark palette."""
     page.emulate_media(color_scheme="dark")
     start_from_home(page, live_server.url, slug, computers=COMPUTERS[slug])
-    page.wait_for_selector(".choices .opt")
+    page.wait_for_selector(OFFERED)
     assert serious_violations(page) == [], slug
     assert fits_the_phone(page)
     shot(page, f"table-{slug}-dark-phone")

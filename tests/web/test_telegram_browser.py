@@ -18,7 +18,7 @@ import pytest
 from games.play import services
 from games.play.models import Game, GameStatus, Move
 from tests.web.browser import fits_the_phone, shot
-from tests.web.tables import click_one
+from tests.web.tables import CONFIRM, OFFERED, click_one, to_her_play
 from tests.web.telegram_webapp import (
     DARK,
     LIGHT,
@@ -34,13 +34,19 @@ from tests.web.test_play import init_data
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 BOT_TOKEN = "123456:TEST-TOKEN"
 BACKGROUND = "getComputedStyle(document.documentElement).backgroundColor"
-# A move not on offer, sent as a tap on a card would send it (in one go: the table may be
-# redrawn under a slower hand); the server refuses it.
+# A move not on offer, sent as a tap on the board sends one (in one go: the table may be
+# redrawn under a slower hand): the tap's move, its action changed on the way out; the
+# server refuses it.
 REFUSED = """() => {
-  const card = document.querySelector('.choices .opt[data-path^="place:"]');
-  card.dataset.action = 'bid:999';
-  card.click();
-  card.dataset.action = '';
+  const real = window.fetch;
+  window.fetch = function (url, options) {
+    if (options && options.method === 'POST' && String(url).endsWith('/move/')) {
+      window.fetch = real;
+      options.body.set('action', 'bid:999');
+    }
+    return real.apply(this, arguments);
+  };
+  document.querySelector('.tablebox [data-pick]:not([disabled]):not([hidden])').click();
 }"""
 
 
@@ -52,12 +58,12 @@ def telegram(settings):
     return settings
 
 
-def tinas_felix(start: bool = True) -> Game:
-    """Tina (Telegram user 42) at a felix table with two computers."""
+def tinas_felix(start: bool = True, slug: str = "felix", computers: int = 2) -> Game:
+    """Tina (Telegram user 42) at a felix table with two computers (or another game's)."""
     tina = services.player_from_telegram(42, "Tina", "", "en")
-    game = services.create_lobby(None, "felix", tina)
-    services.add_computer(game, by=tina)
-    services.add_computer(game, by=tina)
+    game = services.create_lobby(None, slug, tina)
+    for _ in range(computers):
+        services.add_computer(game, by=tina)
     if start:
         services.start(game, by=tina)
     return Game.objects.get(pk=game.pk)
@@ -80,12 +86,14 @@ def test_issue_45_the_mini_app_wears_telegrams_theme_and_follows_its_change(
     game = tinas_felix()
     open_in_telegram(page, live_server.url, str(game.pk))
     page.wait_for_url(f"**/play/{game.pk}/")
-    page.wait_for_selector(".choices .opt")
+    page.wait_for_selector(OFFERED)
     assert page.evaluate(BACKGROUND) == rgb(DARK["bg_color"])
     assert page.evaluate("getComputedStyle(document.body).color") == rgb(DARK["text_color"])
     assert page.locator("html").get_attribute("data-theme") == "dark"
-    primary = page.locator(".choices .opt").first
-    assert primary.evaluate("e => getComputedStyle(e).color") == rgb(DARK["text_color"])
+    # The seats' chips too: hers, whose turn it is, in Telegram's button colours.
+    acting = page.locator(".players li.acting.me")
+    assert acting.evaluate("e => getComputedStyle(e).backgroundColor") == rgb(DARK["button_color"])
+    assert acting.evaluate("e => getComputedStyle(e).color") == rgb(DARK["button_text_color"])
     # The site's own colours' toggle is not offered: Telegram's theme decides.
     assert page.locator(".theme-pick").is_hidden()
     assert calls(page, "ready") == [[]]
@@ -154,7 +162,7 @@ def test_issue_45_main_button_starts_the_lobby(page, live_server, telegram):
     assert main_button(page)["text"] == start.inner_text().strip()
     assert not back_button_shown(page)  # the table is the Mini App's first page
     page.evaluate("() => window.__tg.press('MainButton')")
-    page.locator("#table .choices .opt").first.wait_for(timeout=10_000)
+    page.locator(f"#table {OFFERED}").first.wait_for(timeout=10_000)
     assert Game.objects.get(pk=game.pk).status == GameStatus.RUNNING
     # The lobby's Start is gone, and with it the main button (a card is a tap of its own).
     page.wait_for_function("() => !window.__tg.app.MainButton.isVisible")
@@ -167,32 +175,36 @@ def test_issue_45_main_button_starts_the_lobby(page, live_server, telegram):
 def test_issue_45_main_button_mirrors_the_confirm_and_back_undoes_a_step(
     page, live_server, telegram
 ):
-    """Felix's bid takes two steps (bid, then how much): the first shows Telegram's back
-    button, which undoes it; after the second, the main button says Confirm and sends
-    the bid."""
-    game = tinas_felix()
+    """Smoking Cat's throw down (S12) is a button, then Confirm: the button's tap shows
+    Telegram's back button, which undoes it, and the main button, which says what Confirm
+    says; pressed, it throws down."""
+    game = tinas_felix(slug="smoking_cat", computers=3)
+    to_her_play(game, game.seats.get(player__telegram_id=42).player)
     open_in_telegram(page, live_server.url, str(game.pk))
     page.wait_for_url(f"**/play/{game.pk}/")
-    page.locator('.choices .opt[data-path^="place:"]').first.click()
-    page.wait_for_selector('.choices .opt[data-path="bid"]', timeout=15_000)
+    throw = page.locator('.choices .pick[data-pick="throw"]')
+    throw.wait_for(timeout=15_000)
+    page.wait_for_selector(OFFERED)
     assert not back_button_shown(page)
-    page.locator('.choices .opt[data-path="bid"]').click()
+    assert not main_button(page)["visible"]  # a card is a tap of its own
+    throw.click()
     page.wait_for_function("() => window.__tg.app.BackButton.isVisible")
-    assert not main_button(page)["visible"]  # no confirm yet: a step is under way
-    page.evaluate("() => window.__tg.press('BackButton')")
-    page.locator('.choices .opt[data-path="bid"]').wait_for(state="visible")
-    page.wait_for_function("() => !window.__tg.app.BackButton.isVisible")
-    assert f"/play/{game.pk}/" in page.url  # undone, not gone back
-    page.locator('.choices .opt[data-path="bid"]').click()
-    page.locator('.step[data-parent="bid"] .opt').first.click()
     page.wait_for_function("() => window.__tg.app.MainButton.isVisible")
-    confirm = page.locator(".choices .confirm .do")
+    confirm = page.locator(".choices .do")
     assert main_button(page)["text"] == confirm.inner_text().strip()
-    before = Move.objects.filter(game=game, action__startswith="bid").count()
+    page.evaluate("() => window.__tg.press('BackButton')")
+    page.wait_for_function("() => !window.__tg.app.BackButton.isVisible")
+    page.wait_for_function("() => !window.__tg.app.MainButton.isVisible")
+    assert confirm.is_hidden()
+    assert f"/play/{game.pk}/" in page.url  # undone, not gone back
+    assert not Move.objects.filter(game=game, action="throw").exists()
+    throw.click()
+    page.wait_for_function("() => window.__tg.app.MainButton.isVisible")
+    assert page.locator(CONFIRM).count() == 1
     page.evaluate("() => window.__tg.press('MainButton')")
     page.wait_for_function("() => !window.__tg.app.MainButton.isVisible", timeout=10_000)
     page.wait_for_timeout(500)
-    assert Move.objects.filter(game=game, action__startswith="bid").count() == before + 1
+    assert Move.objects.filter(game=game, action="throw").count() == 1
     assert not page.problems, page.problems
 
 
@@ -252,7 +264,7 @@ def test_issue_45_without_telegrams_script_the_page_speaks_telegrams_protocol(
     raw = quote(init_data(start_param=str(game.pk)))
     page.goto(f"{live_server.url}/play/tg/#tgWebAppData={raw}&tgWebAppThemeParams={theme}")
     page.wait_for_url(f"**/play/{game.pk}/")
-    page.wait_for_selector(".choices .opt")
+    page.wait_for_selector(OFFERED)
     assert page.evaluate(BACKGROUND) == rgb(DARK["bg_color"])
     assert page.locator("html").get_attribute("data-theme") == "dark"
     posted = [p[0] for p in page.evaluate("window.__posted")]
@@ -282,7 +294,7 @@ def test_issue_45_in_telegrams_web_client_the_frame_talks_by_messages(page, live
         telegram.TELEGRAM_FRAME_ANCESTORS = [parent]
         page.goto(f"{parent}/k/")
         child = page.frame_locator("iframe")
-        child.locator(".choices .opt").first.wait_for(timeout=10_000)
+        child.locator(OFFERED).first.wait_for(timeout=10_000)
         frame = page.frames[1]
         assert frame.evaluate(BACKGROUND) == rgb(DARK["bg_color"])
         page.wait_for_function("() => window.__got.includes('web_app_expand')")
