@@ -2,7 +2,7 @@ import re
 
 from django.urls import path, register_converter
 
-from . import archive, card_art, events, play, players, tournaments, views
+from . import archive, card_art, events, play, players, reports, tournaments, views
 
 
 class IdConverter:
@@ -63,3 +63,4 @@ urlpatterns = [
     path("play/<id:pk>/start/", play.start, name="table-start"),
     path("play/<id:pk>/computer/", play.computer, name="table-computer"),
 ]
+urlpatterns += reports.urls()  # issue 48: reporting a player

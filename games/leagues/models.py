@@ -73,6 +73,12 @@ class League(models.Model):
         ),
     )
     is_active = models.BooleanField(_("active"), default=True)
+    # Issue 48: a new player's name opens a case that a moderator reviews.
+    review_names = models.BooleanField(
+        _("review new names"),
+        default=False,
+        help_text=_("A new player's name opens a case for the league's moderators."),
+    )
     # A chat joins the league only with this code (the league's approval): its organisers
     # hand it to the groups they accept, and a new code (``games.leagues.services.
     # issue_join_code``) retires the old one. Empty: no chat may join by itself.
@@ -219,6 +225,8 @@ class LeagueMember(models.Model):
     )
     joined_at = models.DateTimeField(_("joined"), default=timezone.now)
     note = models.CharField(_("note"), max_length=200, blank=True)
+    # Issue 48: told in private when a case about the league opens.
+    is_moderator = models.BooleanField(_("moderator"), default=False)
 
     class Meta:
         verbose_name = _("member")

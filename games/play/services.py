@@ -66,6 +66,8 @@ def player_from_telegram(
         telegram_id=telegram_id,
         defaults={**defaults, "language": from_telegram(language_code)},
     )
+    if not created and player.name_locked:  # a moderator's rename stays (issue 48)
+        defaults["display_name"] = player.display_name
     if not created and (player.display_name, player.username) != (
         defaults["display_name"],
         defaults["username"],
@@ -83,6 +85,8 @@ def browser_player(name: str, language: str, player: Player | None = None) -> Pl
     if language not in Language.values:
         language = settings.LANGUAGE_CODE
     if player is not None and not player.in_telegram:
+        if player.name_locked:  # a moderator's rename stays (issue 48)
+            name = player.display_name
         Player.objects.filter(pk=player.pk).update(display_name=name, last_seen=timezone.now())
         player.display_name = name
         return player
