@@ -33,3 +33,4 @@ class BotConfig(AppConfig):
             tournaments.on_tournament_cancelled, dispatch_uid="bot.tournaments.cancelled"
         )
         post_migrate.connect(create_shared_cache_table, sender=self)
+        __import__("bot.handlers.reports").handlers.reports.connect()  # issue 48

@@ -37,7 +37,8 @@ from django.utils import timezone, translation
 from django.utils.connection import ConnectionProxy
 from django.utils.translation import gettext as _
 
-from bot import cachekeys, chats, tournaments, transport
+from bot import cachekeys, chats, reporting, tournaments, transport
+from bot.keyboard import Rows
 from bot.models import ChatSettings, GameMessages, SeatMessage
 from bot.render.common import esc
 from bot.screens import GameScreens, Screen
@@ -278,7 +279,7 @@ class Syncer:
                 self.sync_table()
                 self.send_notices()
                 if game.status == GameStatus.FINISHED and not self.messages.final_sent:
-                    self.group_message(self.screens.final())
+                    self.group_message(self.screens.final(), reporting.final_rows(game.pk))
                     self._save(final_sent=True)
         if self.screens.started:
             for seat in self.screens.human_seats():
@@ -290,11 +291,11 @@ class Syncer:
             setattr(self.messages, name, value)
         GameMessages.objects.filter(pk=self.messages.pk).update(**fields)
 
-    def group_message(self, text: str) -> Result:
-        result = self.sender.send(self.game.chat_id, text)
+    def group_message(self, text: str, rows: Rows | None = None) -> Result:
+        result = self.sender.send(self.game.chat_id, text, rows)
         if result.migrated_to is not None:
             self.follow_migration(result.migrated_to)
-            result = self.sender.send(self.game.chat_id, text)
+            result = self.sender.send(self.game.chat_id, text, rows)
         return result
 
     def follow_migration(self, new_chat_id: int) -> None:

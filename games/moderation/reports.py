@@ -150,9 +150,10 @@ def open_case(player: Player, kind: str, league=None, details: dict | None = Non
     league's moderators once committed."""
     with transaction.atomic():
         if kind == CaseKind.COLLUSION:
-            case, opened = Case.objects.create(
-                player=player, kind=kind, league=league, details=details or {}
-            ), True
+            case, opened = (
+                Case.objects.create(player=player, kind=kind, league=league, details=details or {}),
+                True,
+            )
         else:
             case, opened = _open_case(player, kind, league)
             if details:

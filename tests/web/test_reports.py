@@ -86,9 +86,10 @@ def test_issue_48_a_profile_report_and_the_daily_limit(client, settings):
     url = reverse("web:report-player", args=[others[0].pk])
     assert url in client.get(profile).content.decode()
     # Nobody reports themselves: their own profile has no link.
-    assert reverse("web:report-player", args=[anna.pk]) not in client.get(
-        reverse("web:player", args=[anna.pk])
-    ).content.decode()
+    assert (
+        reverse("web:report-player", args=[anna.pk])
+        not in client.get(reverse("web:player", args=[anna.pk])).content.decode()
+    )
     assert client.post(url, {"reported": others[0].pk, "reason": "name"}).status_code == 200
     assert client.post(url, {"reported": others[0].pk, "reason": "name"}).status_code == 409
     second = reverse("web:report-player", args=[others[1].pk])
