@@ -707,4 +707,8 @@ class ModerationActionAdmin(ReadOnlyAdmin):
 
 
 # Issue 26: tournaments have a module of their own; importing it registers them.
-from . import tournament_admin  # noqa: E402, F401
+# Issue 48: the moderators' queue of cases.
+from . import (
+    case_admin,  # noqa: F401
+    tournament_admin,  # noqa: F401
+)

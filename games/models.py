@@ -23,7 +23,6 @@ from games.ratings.models import RatedGame, Rating, RatingChange
 __all__ = [
     "AbortReason",
     "Case",
-    "Report",
     "Game",
     "GameStatus",
     "League",
@@ -38,6 +37,7 @@ __all__ = [
     "RatedGame",
     "Rating",
     "RatingChange",
+    "Report",
     "Review",
     "Season",
     "Seat",

@@ -50,6 +50,7 @@ from games.leagues.services import league_for_chat
 from games.moderation import reports, signals
 from games.moderation.models import Case, Report, ReportReason
 from games.play.models import Game, Player, Seat
+from games.play.tasks import schedule
 
 log = logging.getLogger(__name__)
 
@@ -271,15 +272,15 @@ def tell(what: str, ids: list[int]) -> None:
 
 
 def on_reports_handled(sender, report_ids, **_kwargs) -> None:
-    tell.delay("handled", list(report_ids))
+    schedule(tell, "handled", list(report_ids))
 
 
 def on_case_opened(sender, case_id, **_kwargs) -> None:
-    tell.delay("opened", [case_id])
+    schedule(tell, "opened", [case_id])
 
 
 def on_player_warned(sender, player_id, **_kwargs) -> None:
-    tell.delay("warned", [player_id])
+    schedule(tell, "warned", [player_id])
 
 
 def connect() -> None:
