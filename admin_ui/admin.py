@@ -706,9 +706,6 @@ class ModerationActionAdmin(ReadOnlyAdmin):
     )
 
 
-# Issue 26: tournaments have a module of their own; importing it registers them.
-# Issue 48: the moderators' queue of cases.
-from . import (
-    case_admin,  # noqa: F401
-    tournament_admin,  # noqa: F401
-)
+# Issue 26: tournaments have a module of their own, and issue 48's queue of cases;
+# importing them registers them.
+from . import case_admin, tournament_admin  # noqa: E402, F401

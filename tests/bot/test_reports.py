@@ -68,7 +68,7 @@ def test_issue_48_a_report_from_the_final_message(telegram, recorder, finished_t
 
 
 def test_issue_48_stale_and_forged_report_buttons_are_refused(telegram, recorder, finished_table):
-    table, game, (anna, bruno, _carla) = finished_table
+    table, game, (anna, _bruno, _carla) = finished_table
     final = recorder.last(table.chat_id)
     stranger = telegram.user("Zed")
     stranger.start_bot()
