@@ -57,6 +57,14 @@ class BadReason(ReportRefused):
     message = _("Choose a reason.")
 
 
+class NameUnderReview(errors.GameError):
+    code = "name_under_review"
+    message = _(
+        "This league reviews new names: a moderator will look at yours (“%(name)s”) "
+        "before you play here."
+    )
+
+
 class TextTooLong(ReportRefused):
     code = "report_text"
     message = _("Say it in at most %(n)d characters.")
@@ -162,3 +170,23 @@ def open_case(player: Player, kind: str, league=None, details: dict | None = Non
     if opened:
         transaction.on_commit(lambda: signals.case_opened.send(Case, case_id=case.pk))
     return case
+
+
+def check_name(league, player: Player) -> None:
+    """Issue 48: a league that reviews names seats a player once a moderator has let
+    their current name pass (dismissed its case) or set it. The first time, the case is
+    opened (its moderators are told) and the seat refused. Called outside the seating's
+    transaction, so that the case stays when the seat is refused."""
+    if league is None or not league.review_names or player.name_locked:
+        return
+    passed = Case.objects.filter(
+        player=player,
+        kind=CaseKind.NAME,
+        status=CaseStatus.CLOSED,
+        resolution="dismiss",
+        details__name=player.display_name,
+    )
+    if passed.exists():
+        return
+    open_case(player, CaseKind.NAME, league, {"name": player.display_name})
+    raise NameUnderReview(name=player.display_name)

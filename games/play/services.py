@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games import catalog, metrics
 from games.languages import Language, from_telegram
+from games.moderation import reports
 from games.play import completion, errors, finish, levels, names, recording
 from games.play.finish import notify
 from games.play.models import (
@@ -143,6 +144,7 @@ def create_lobby(
     if game_type not in catalog.slugs():
         raise errors.UnknownGameType()
     check_not_banned(creator)
+    reports.check_name(league, creator)  # issue 48: a league may review names first
     if league is not None:
         check_completion(league, creator)  # the creator sits at the table too
     try:
@@ -183,6 +185,7 @@ def join(game: Game, player: Player, invite: str | None = None) -> Seat:
     must reach them with their cards), a browser table only those who bring its
     ``invite`` token (the table's address alone lets a visitor watch)."""
     check_not_banned(player)
+    reports.check_name(game.league if game.league_id else None, player)  # issue 48
     with transaction.atomic():
         game = _lock_lobby(game.pk)
         if game.chat_id is not None and not player.in_telegram:

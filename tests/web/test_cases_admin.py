@@ -9,10 +9,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bot.handlers import reports as bot_reports
+from games.leagues.models import LeagueMember
 from games.moderation import reports
+from games.play import services
 from games.moderation.models import Case, ModerationAction, Report
 from games.play.models import Game, Player
 from games.ratings.models import Rating
+from tests.factories import LeagueFactory
 from tests.web.conftest import VIEW_PERMISSIONS, staff_user
 from tests.web.seed import T0, _on_commit, finished, players
 
@@ -173,3 +176,41 @@ def test_issue_48_a_voided_game_is_recomputed_as_if_never_rated(client, handler)
     assert act(client, case, action="void", reason="thrown game", game=voided.pk).status_code == 302
     assert ratings_of(first) == ratings_of(second)
     assert all(row[-1] == 3 for row in ratings_of(first))
+
+
+def test_issue_48_a_rename_shows_everywhere_and_telegram_does_not_undo_it(
+    client, handler, reported_case
+):
+    case, _reporter, player, game = reported_case
+    client.force_login(handler)
+    act(client, case, action="rename", reason="abusive", new_name="Polite Cat")
+    # Telegram still calls them by their old name: the moderator's stays.
+    again = services.player_from_telegram(player.telegram_id, "Rude Name", "rude", "en")
+    assert again.display_name == "Polite Cat"
+    for url in (reverse("web:game", args=[game.pk]), reverse("web:player", args=[player.pk])):
+        page = client.get(url).content.decode()
+        assert "Polite Cat" in page and "Rude Name" not in page
+
+
+def test_issue_48_a_league_reviews_new_names_before_play(client, handler, told):
+    league = LeagueFactory(review_names=True)
+    newcomer, moderator_player = players(2)
+    LeagueMember.objects.create(league=league, player=moderator_player, is_moderator=True)
+    # A lobby's creator sits at its table: their name is reviewed first.
+    with pytest.raises(reports.NameUnderReview), _on_commit():
+        services.create_lobby(-4242, "felix", newcomer, league=league)
+    case = Case.objects.get(player=newcomer, kind="name")
+    assert case.details["name"] == newcomer.display_name and case.league == league
+    # The league's moderator hears of it in private, with the link to the case.
+    to_moderator = [text for p, text in told if p.pk == moderator_player.pk]
+    assert len(to_moderator) == 1
+    assert reverse("admin:games_case_change", args=[case.pk]) in to_moderator[0]
+    # Refused again while waiting: still one case.
+    with pytest.raises(reports.NameUnderReview), _on_commit():
+        services.create_lobby(-4242, "felix", newcomer, league=league)
+    assert Case.objects.filter(player=newcomer, kind="name").count() == 1
+    client.force_login(handler)
+    assert act(client, case, action="dismiss", reason="the name is fine").status_code == 302
+    with _on_commit():
+        game = services.create_lobby(-4242, "felix", newcomer, league=league)
+    assert game.league == league
