@@ -11,8 +11,8 @@ from django.utils import timezone
 from bot.handlers import reports as bot_reports
 from games.leagues.models import LeagueMember
 from games.moderation import reports
-from games.play import services
 from games.moderation.models import Case, ModerationAction, Report
+from games.play import services
 from games.play.models import Game, Player
 from games.ratings.models import Rating
 from tests.factories import LeagueFactory
