@@ -31,6 +31,8 @@ from games.play.models import Game, GameStatus, Player
 log = logging.getLogger(__name__)
 
 RECENT_TOGETHER = 10
+# The newest games of a case replayed on its page (a collusion signal may hold 50).
+REPLAYS = 10
 PAST_MODERATION = 20
 
 
@@ -135,7 +137,7 @@ def evidence(case: Case) -> dict:
     records = completion.records([p.pk for p in people])
     return {
         "reports": list(case.reports.select_related("reporter", "game").order_by("-created_at")),
-        "games": [full_replay(g) for g in games if g.status == GameStatus.FINISHED],
+        "games": [full_replay(g) for g in games[:REPLAYS] if g.status == GameStatus.FINISHED],
         "together": [{"other": o, "rows": together(player, o)} for o in others_of(case)],
         "completion": [(p, records.get(p.pk, completion.NONE)) for p in people],
         "past": list(

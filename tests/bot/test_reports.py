@@ -116,6 +116,11 @@ def test_issue_48_report_as_a_reply_in_a_league_group(telegram, recorder, db):
     bruno.start_bot()
     bruno_player = Player.objects.get(telegram_id=bruno.id)
     LeagueMember.objects.create(league=league, player=bruno_player)
+    # The league's moderator, who hears of new cases in private.
+    mod = telegram.user("Mod")
+    mod.start_bot()
+    mod_player = Player.objects.get(telegram_id=mod.id)
+    LeagueMember.objects.create(league=league, player=mod_player, is_moderator=True)
 
     # Not a reply: told how.
     anna.say(group, "/report")
@@ -128,6 +133,10 @@ def test_issue_48_report_as_a_reply_in_a_league_group(telegram, recorder, db):
     report = Report.objects.get()
     assert report.reported == bruno_player and report.league == league
     assert report.reason == "name" and report.game is None
+    case = Case.objects.get(player=bruno_player)
+    told_mod = recorder.last(mod.id)
+    assert f"/admin/games/case/{case.pk}/change/" in told_mod.text
+    assert "Bruno" in told_mod.text and "Anna" not in told_mod.text
     # A second report about Bruno waits on the first.
     telegram.deliver(reply_update(telegram, anna, group, bruno))
     again = recorder.last(anna.id)
@@ -143,3 +152,26 @@ def test_issue_48_report_outside_a_league_is_refused(telegram, recorder, db):
     telegram.deliver(reply_update(telegram, anna, group, bruno))
     assert "league" in recorder.sent(group["id"], "sendMessage")[-1].text
     assert not Report.objects.exists()
+
+
+def test_issue_48_a_rename_shows_in_later_telegram_messages(
+    telegram, recorder, finished_table, django_user_model
+):
+    from django.contrib.auth.models import Permission
+
+    from games.moderation import cases
+
+    table, game, (anna, bruno, _carla) = finished_table
+    final = recorder.last(table.chat_id)
+    seat = game.seats.get(player__telegram_id=bruno.id).number
+    telegram.tap(anna, final, f"R{game.pk}:{seat}:n")
+    staff = django_user_model.objects.create_user("casemod", password="pw", is_staff=True)
+    staff.user_permissions.set(Permission.objects.filter(codename="handle_cases"))
+    staff = django_user_model.objects.get(pk=staff.pk)
+    case = Case.objects.get(player__telegram_id=bruno.id)
+    cases.rename(case, "Polite Cat", by=staff, reason="abusive name")
+    bruno.say(telegram.private(bruno), "/start")  # Telegram still says "Bruno"
+    assert Player.objects.get(telegram_id=bruno.id).display_name == "Polite Cat"
+    telegram.tap(anna, final, f"R{game.pk}")
+    names = [b["text"] for b in recorder.last(anna.id).buttons]
+    assert "Polite Cat" in names and "Bruno" not in names
