@@ -90,3 +90,12 @@ def test_issue_48_a_report_from_a_game_page_in_the_browser(page, live_server, tr
     assert serious_violations(page) == []
     report = Report.objects.get()
     assert (report.reporter, report.reported, report.game) == (anna, bruno, game)
+    # The form in Italian and Portuguese: translated, and axe-clean too.
+    for language, heading in (("it", "Segnala un giocatore"), ("pt", "Denunciar um jogador")):
+        page.context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+        )
+        page.goto(f"{live_server.url}/games/{game.pk}/report/")
+        assert page.locator("html").get_attribute("lang") == language
+        assert page.locator("h1").inner_text() == heading
+        assert serious_violations(page) == []
