@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 RECENT_TOGETHER = 10
 # The newest games of a case replayed on its page (a collusion signal may hold 50).
 REPLAYS = 10
+# The most reported first (the reports not yet handled), then the newest.
+QUEUE_ORDER = ("-reports_n", "-updated_at", "-pk")
 PAST_MODERATION = 20
 
 
@@ -177,8 +179,6 @@ class CaseAdmin(admin.ModelAdmin):
     search_fields = ("player__display_name",)
     list_display_links = ("player_link",)
     change_form_template = "admin/games/case/handle.html"
-    # The most reported first (the reports not yet handled), then the newest.
-    ordering = ("-reports_n", "-updated_at", "-pk")
 
     def has_view_permission(self, request, obj=None) -> bool:
         return cases.may_handle(request.user)
@@ -200,8 +200,12 @@ class CaseAdmin(admin.ModelAdmin):
         return (
             Case.objects.select_related("player", "league")
             .annotate(reports_n=Count("reports", filter=Q(reports__handled_at=None)))
-            .order_by(*self.ordering)
+            .order_by(*QUEUE_ORDER)
         )
+
+    def get_ordering(self, request):
+        # An annotation: named here, not in ``ordering``, which the checks read as a field.
+        return QUEUE_ORDER
 
     @admin.display(description=_("player"), ordering="player__display_name")
     def player_link(self, obj: Case):
