@@ -21,7 +21,6 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from games import catalog
 from games.moderation import cases, services
 from games.moderation.models import Case, CaseStatus, ModerationAction
 from games.play import completion
@@ -116,17 +115,18 @@ def together(a: Player, b: Player) -> list[dict]:
 
 
 def full_replay(game: Game) -> dict:
-    """Every hand: each seat's view of the deal, then every applied move with its seat
-    and action (hidden ones too)."""
+    """Every hand: each seat's own view of the deal (the play layer's views of a game
+    that is over), then every applied move with its seat and action."""
     seats = list(game.seats.select_related("player"))
     hands = []
     try:
-        rules = catalog.get(game.game_type).rules
-        _move, first = next(iter(replays.steps(game, [])))
+        _move, _public, private = next(replays.views(game, [], seats=True))
         for seat in seats:
-            view = rules.view(first, seat.number)
-            text = json.dumps(view, ensure_ascii=False, sort_keys=True, default=str)
-            hands.append({"seat": seat, "view": text})
+            if seat.number < len(private):
+                text = json.dumps(
+                    private[seat.number], ensure_ascii=False, sort_keys=True, default=str
+                )
+                hands.append({"seat": seat, "view": text})
     except Exception:  # a game the engine cannot deal again: its moves still show
         log.warning("case evidence: game %s does not replay", game.pk, exc_info=True)
     return {"game": game, "hands": hands, "moves": replays.applied_moves(game)}

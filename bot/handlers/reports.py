@@ -44,6 +44,7 @@ from bot.handlers.common import (
 )
 from bot.keyboard import Button, Rows
 from bot.render.common import esc
+from bot.sender import Sender
 from config.links import absolute
 from games.leagues.models import League, LeagueMember
 from games.leagues.services import league_for_chat
@@ -213,8 +214,6 @@ def register(app: Application) -> None:
 
 # -- what moderation tells in Telegram ------------------------------------------------------
 def _send_private(player: Player, text: str) -> None:
-    from bot.sender import Sender
-
     if player.telegram_id is None or not settings.TELEGRAM_BOT_TOKEN:
         return
     with Sender(keepalive=lambda: None, defer_after=None) as sender:

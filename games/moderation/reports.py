@@ -190,3 +190,8 @@ def check_name(league, player: Player) -> None:
         return
     open_case(player, CaseKind.NAME, league, {"name": player.display_name})
     raise NameUnderReview(name=player.display_name)
+
+
+def on_seating(sender, league, player, **_kwargs) -> None:
+    """``games.play.signals.seating``: a league's name review refuses the seat."""
+    check_name(league, player)

@@ -19,8 +19,7 @@ from django.utils import timezone
 
 from games import catalog, metrics
 from games.languages import Language, from_telegram
-from games.moderation import reports
-from games.play import completion, errors, finish, levels, names, recording
+from games.play import completion, errors, finish, levels, names, recording, signals
 from games.play.finish import notify
 from games.play.models import (
     OPEN_STATUSES,
@@ -144,7 +143,9 @@ def create_lobby(
     if game_type not in catalog.slugs():
         raise errors.UnknownGameType()
     check_not_banned(creator)
-    reports.check_name(league, creator)  # issue 48: a league may review names first
+    # Issue 48: a league may review names first (outside the seating's transaction, so that
+    # what the check records stays when it refuses).
+    signals.seating.send(Player, league=league, player=creator)
     if league is not None:
         check_completion(league, creator)  # the creator sits at the table too
     try:
@@ -185,7 +186,7 @@ def join(game: Game, player: Player, invite: str | None = None) -> Seat:
     must reach them with their cards), a browser table only those who bring its
     ``invite`` token (the table's address alone lets a visitor watch)."""
     check_not_banned(player)
-    reports.check_name(game.league if game.league_id else None, player)  # issue 48
+    signals.seating.send(Player, league=game.league if game.league_id else None, player=player)
     with transaction.atomic():
         game = _lock_lobby(game.pk)
         if game.chat_id is not None and not player.in_telegram:

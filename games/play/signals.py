@@ -12,3 +12,8 @@ from django.dispatch import Signal
 game_updated = Signal()
 # kwargs: game_id, status (finished or aborted). Sent once per game, by ``games.play.finish``.
 game_ended = Signal()
+# kwargs: league (None: no league), player. Sent before a player takes a seat (a lobby's
+# creator, a joiner); a receiver refuses the seat by raising a ``GameError``. Issue 48:
+# a league that reviews names (``games.moderation.reports.check_name``, connected in
+# ``games.apps``).
+seating = Signal()

@@ -4,8 +4,10 @@
 import time
 
 import pytest
+from django.contrib.auth.models import Permission
 
 from games.leagues.models import LeagueChat, LeagueMember
+from games.moderation import cases
 from games.moderation.models import Case, Report
 from games.play.models import GameStatus, Player
 from tests.bot.play import felix_table
@@ -157,10 +159,6 @@ def test_issue_48_report_outside_a_league_is_refused(telegram, recorder, db):
 def test_issue_48_a_rename_shows_in_later_telegram_messages(
     telegram, recorder, finished_table, django_user_model
 ):
-    from django.contrib.auth.models import Permission
-
-    from games.moderation import cases
-
     table, game, (anna, bruno, _carla) = finished_table
     final = recorder.last(table.chat_id)
     seat = game.seats.get(player__telegram_id=bruno.id).number
