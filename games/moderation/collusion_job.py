@@ -99,10 +99,6 @@ def _open(game_type: str, signal: collusion.Signal) -> Case | None:
         "p": signal.p,
         "threshold": signal.threshold,
         "figure": signal.figure(),
-        "summary": (
-            f"{beneficiary.display_name} places better with {partner.display_name} at the "
-            f"table, and {partner.display_name} worse with {beneficiary.display_name}."
-        ),
     }
     league = League.objects.filter(pk=league_id).first() if league_id else None
     return reports.open_case(beneficiary, CaseKind.COLLUSION, league, details)

@@ -214,3 +214,26 @@ def test_issue_48_a_league_reviews_new_names_before_play(client, handler, told):
     with _on_commit():
         game = services.create_lobby(-4242, "felix", newcomer, league=league)
     assert game.league == league
+
+
+def test_issue_48_a_collusion_case_shows_its_figure_and_games(client, handler):
+    cheat, partner, other = players(3)
+    games = [finished("felix", [cheat, partner, other], [1, 3, 2]) for _ in range(3)]
+    with _on_commit():
+        case = reports.open_case(
+            cheat,
+            "collusion",
+            details={
+                "partner": partner.pk,
+                "partner_name": partner.display_name,
+                "games": [g.pk for g in games],
+                "figure": "together in 3 games; p=1.00e-09 < 1.00e-05",
+            },
+        )
+    client.force_login(handler)
+    page = client.get(reverse("admin:games_case_change", args=[case.pk])).content.decode()
+    assert "p=1.00e-09" in page
+    assert f"{cheat.display_name} places better with {partner.display_name}" in page
+    for game in games:
+        assert f'id="game-{game.pk}"' in page
+    assert f"{cheat.display_name} – {partner.display_name}" in page  # results together
