@@ -4,8 +4,12 @@
 from django.utils.translation import gettext as _
 
 from bot.keyboard import Button, Rows
+from games.play.models import Game
 
 
-def final_rows(game_id: int) -> Rows:
-    """In the group's language, which the caller set."""
-    return [[Button("⚑ " + _("Report a player"), data=f"R{game_id}")]]
+def final_rows(game: Game) -> Rows:
+    """In the group's language, which the caller set; none where fewer than two people
+    played (there is nobody to report)."""
+    if game.seats.filter(player__isnull=False).count() < 2:
+        return []
+    return [[Button("⚑ " + _("Report a player"), data=f"R{game.pk}")]]

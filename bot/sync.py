@@ -279,7 +279,7 @@ class Syncer:
                 self.sync_table()
                 self.send_notices()
                 if game.status == GameStatus.FINISHED and not self.messages.final_sent:
-                    self.group_message(self.screens.final(), reporting.final_rows(game.pk))
+                    self.group_message(self.screens.final(), reporting.final_rows(game))
                     self._save(final_sent=True)
         if self.screens.started:
             for seat in self.screens.human_seats():

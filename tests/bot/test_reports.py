@@ -6,6 +6,7 @@ import time
 import pytest
 from django.contrib.auth.models import Permission
 
+from bot.reporting import final_rows
 from games.leagues.models import LeagueChat, LeagueMember
 from games.moderation import cases
 from games.moderation.models import Case, Report
@@ -13,6 +14,7 @@ from games.play.models import GameStatus, Player
 from tests.bot.play import felix_table
 from tests.bot.test_game_felix import choose
 from tests.factories import LeagueFactory
+from tests.web.seed import finished, players
 
 
 @pytest.fixture
@@ -173,3 +175,11 @@ def test_issue_48_a_rename_shows_in_later_telegram_messages(
     telegram.tap(anna, final, f"R{game.pk}")
     names = [b["text"] for b in recorder.last(anna.id).buttons]
     assert "Polite Cat" in names and "Bruno" not in names
+
+
+def test_issue_48_no_report_button_without_two_people(db):
+    anna, bruno = players(2)
+    alone = finished("felix", [anna, None, None], [1, 2, 3], rate=False)
+    together = finished("felix", [anna, bruno, None], [1, 2, 3], rate=False)
+    assert final_rows(alone) == []
+    assert [b.data for row in final_rows(together) for b in row] == [f"R{together.pk}"]
