@@ -63,6 +63,17 @@ def test_issue_48_a_moderator_handles_the_most_reported_case(
     entry = ModerationAction.objects.get(kind="dismiss")
     assert entry.player == bruno and entry.reason == "nothing wrong in the replay"
     assert Case.objects.get(player=bruno).status == "closed"
+    # The queue and the (now closed) case in Italian and Portuguese, axe-clean too.
+    case = Case.objects.get(player=bruno)
+    for language, word in (("it", "Prove"), ("pt", "Provas")):
+        page.context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": base}]
+        )
+        page.goto(f"{base}/admin/games/case/?state=all")
+        assert serious_violations(page) == []
+        page.goto(f"{base}/admin/games/case/{case.pk}/change/")
+        assert page.locator(".case-evidence h2").inner_text() == word
+        assert serious_violations(page) == []
     problems = [p for p in page.problems if "404 (Not Found)" not in p]
     assert not problems, problems
 
