@@ -208,7 +208,7 @@ class LeagueChatInline(admin.TabularInline):
 class LeagueMemberInline(admin.TabularInline):
     model = LeagueMember
     extra = 0
-    fields = ("player", "joined_at", "note", "is_organiser")
+    fields = ("player", "joined_at", "note", "is_organiser", "is_moderator")
     raw_id_fields = ("player",)
     classes = ("collapse",)
 
@@ -228,7 +228,7 @@ class LeagueAdmin(admin.ModelAdmin):
         # A group joins with this code only (/settings <code> in the group): the league
         # approves every chat whose games count for it.
         # Issue 26: the completion record a player needs to sit at the league's tables.
-        (_("Joining"), {"fields": ("join_code", "min_completion")}),
+        (_("Joining"), {"fields": ("join_code", "min_completion", "review_names")}),
     )
     actions = ["issue_code", "revoke_code"]
 
@@ -272,8 +272,8 @@ class SeasonAdmin(admin.ModelAdmin):
 
 @admin.register(LeagueMember)
 class LeagueMemberAdmin(admin.ModelAdmin):
-    list_display = ("player", "league", "joined_at", "note")
-    list_filter = ("league",)
+    list_display = ("player", "league", "joined_at", "note", "is_moderator")
+    list_filter = ("league", "is_moderator")
     search_fields = ("player__display_name", "player__username", "league__name")
     list_select_related = ("player", "league")
     raw_id_fields = ("player",)
@@ -706,5 +706,6 @@ class ModerationActionAdmin(ReadOnlyAdmin):
     )
 
 
-# Issue 26: tournaments have a module of their own; importing it registers them.
-from . import tournament_admin  # noqa: E402, F401
+# Issue 26: tournaments have a module of their own, and issue 48's queue of cases;
+# importing them registers them.
+from . import case_admin, tournament_admin  # noqa: E402, F401

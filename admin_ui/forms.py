@@ -38,6 +38,7 @@ class LeagueForm(forms.ModelForm):
             "turn_seconds",
             "computer_level",
             "min_completion",
+            "review_names",
         )
 
     def clean_word(self) -> str:

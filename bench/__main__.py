@@ -1,4 +1,4 @@
-"""``python -m bench pipeline|soak|taps|abuse|watchers|tournament|review [options]``: the
+"""``python -m bench pipeline|soak|taps|abuse|watchers|tournament|review|collusion [options]``: the
 benchmarks that run the Django project, and two pure ones started the same way: the
 tournament bench (its pure part needs no Django yet) and the post-game review's cost
 (``review``). The other pure ones run on their own: ``python -m bench.engines``,
@@ -12,7 +12,11 @@ import django
 
 
 def main(argv: list[str]) -> None:
-    pure = {"tournament": "bench.tournament", "review": "bench.review"}
+    pure = {
+        "tournament": "bench.tournament",
+        "review": "bench.review",
+        "collusion": "bench.collusion",  # issue 48
+    }
     if argv and argv[0] in pure:
         # Imported here: they need no Django, which the other benchmarks set up first.
         importlib.import_module(pure[argv[0]]).main(argv[1:])

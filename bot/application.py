@@ -15,7 +15,7 @@ from telegram.ext import Application, ApplicationBuilder
 from telegram.request import BaseRequest
 
 from bot import transport
-from bot.handlers import register
+from bot.handlers import register, reports
 from bot.texts import commands
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,7 @@ def build_application(
         builder = builder.updater(None)
     app = builder.build()
     register(app)
+    reports.register(app)  # issue 48: /report and the Report buttons
     return app
 
 

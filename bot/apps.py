@@ -18,6 +18,7 @@ class BotConfig(AppConfig):
         # Imported once the apps are loaded (the receivers' modules use the models). The
         # bot brings its Telegram messages up to date whenever a game changes.
         from bot import sync, tournaments
+        from bot.handlers import reports
         from games.play.signals import game_updated
         from games.tourneys import signals as tourney_signals
 
@@ -33,3 +34,5 @@ class BotConfig(AppConfig):
             tournaments.on_tournament_cancelled, dispatch_uid="bot.tournaments.cancelled"
         )
         post_migrate.connect(create_shared_cache_table, sender=self)
+        # Issue 48: what moderation tells in Telegram (a case opened, reports handled).
+        reports.connect()

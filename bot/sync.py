@@ -37,7 +37,7 @@ from django.utils import timezone, translation
 from django.utils.connection import ConnectionProxy
 from django.utils.translation import gettext as _
 
-from bot import cachekeys, chats, tournaments, transport
+from bot import cachekeys, chats, reporting, tournaments, transport
 from bot.keyboard import Rows
 from bot.models import ChatSettings, GameMessages, SeatMessage
 from bot.render.common import esc
@@ -279,7 +279,10 @@ class Syncer:
                 self.sync_table()
                 self.send_notices()
                 if game.status == GameStatus.FINISHED and not self.messages.final_sent:
-                    self.group_message(self.screens.final(), self.screens.final_keyboard())
+                    self.group_message(
+                        self.screens.final(),
+                        self.screens.final_keyboard() + reporting.final_rows(game),
+                    )
                     self._save(final_sent=True)
         if self.screens.started:
             for seat in self.screens.human_seats():

@@ -23,6 +23,7 @@ def commands() -> list[tuple[str, str]]:
         ("settings", _("Group settings (administrators)")),
         ("tournament", _("Organise a tournament in this group (administrators)")),
         ("cancel", _("Cancel this group's game (creator or administrators)")),
+        ("report", _("Report a player to the moderators (reply to their message)")),
     ]
 
 

@@ -288,6 +288,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 15.0,
         "options": {"expires": 15.0},
     },
+    # Issue 48: collusion signals over the finished rated games, as cases for moderators.
+    "collusion": {
+        "task": "games.moderation.collusion_scan",
+        "schedule": env.float("COLLUSION_SECONDS", default=6 * 3600.0),
+        "options": {"expires": env.float("COLLUSION_SECONDS", default=6 * 3600.0)},
+    },
 }
 
 # A tournament's round starts: the seat of a player not seen in this many seconds (the

@@ -6,7 +6,7 @@ front-ends imports it.
 """
 
 from games.leagues.models import League, LeagueChat, LeagueMember, Season
-from games.moderation.models import ModerationAction, ModerationKind
+from games.moderation.models import Case, ModerationAction, ModerationKind, Report
 from games.play.models import (
     AbortReason,
     Game,
@@ -22,6 +22,7 @@ from games.ratings.models import RatedGame, Rating, RatingChange
 
 __all__ = [
     "AbortReason",
+    "Case",
     "Game",
     "GameStatus",
     "League",
@@ -36,6 +37,7 @@ __all__ = [
     "RatedGame",
     "Rating",
     "RatingChange",
+    "Report",
     "Review",
     "Season",
     "Seat",

@@ -2,7 +2,7 @@ import re
 
 from django.urls import path, register_converter
 
-from . import archive, card_art, casual, events, play, players, telegram_login, tournaments, views
+from . import archive, card_art, casual, events, play, players, reports, telegram_login, tournaments, views
 
 
 class IdConverter:
@@ -70,3 +70,4 @@ urlpatterns = [
     path("play/<id:pk>/present/", casual.present, name="table-present"),
     path("play/<id:pk>/again/", casual.again, name="table-again"),
 ]
+urlpatterns += reports.urls()  # issue 48: reporting a player

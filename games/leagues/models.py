@@ -88,6 +88,12 @@ class League(models.Model):
         ),
     )
     is_active = models.BooleanField(_("active"), default=True)
+    # Issue 48: a new player's name opens a case that a moderator reviews.
+    review_names = models.BooleanField(
+        _("review new names"),
+        default=False,
+        help_text=_("A new player's name opens a case for the league's moderators."),
+    )
     # A chat joins the league only with this code (the league's approval): its organisers
     # hand it to the groups they accept, and a new code (``games.leagues.services.
     # issue_join_code``) retires the old one. Empty: no chat may join by itself.
@@ -252,6 +258,8 @@ class LeagueMember(models.Model):
     # Issue 45: an organiser runs the league's tournaments from the site (and the bot's
     # private /tournament points them there); set by the site's administrators.
     is_organiser = models.BooleanField(_("organiser"), default=False)
+    # Issue 48: told in private when a case about the league opens.
+    is_moderator = models.BooleanField(_("moderator"), default=False)
 
     class Meta:
         verbose_name = _("member")

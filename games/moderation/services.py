@@ -43,6 +43,9 @@ PERMISSIONS: dict[str, str] = {
     ModerationKind.SEAT_TO_COMPUTER: "games.replace_seat",
     ModerationKind.FLAG_NOT_RATED: "games.flag_game",
     ModerationKind.UNFLAG_NOT_RATED: "games.flag_game",
+    ModerationKind.WARN: "games.handle_cases",
+    ModerationKind.RENAME: "games.handle_cases",
+    ModerationKind.DISMISS: "games.handle_cases",
 }
 
 

@@ -36,6 +36,8 @@ class Player(models.Model):
     banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
     created_at = models.DateTimeField(_("joined"), auto_now_add=True)
     last_seen = models.DateTimeField(_("last seen"), default=timezone.now)
+    # Issue 48: a moderator renamed the player; Telegram's name no longer replaces it.
+    name_locked = models.BooleanField(_("name set by a moderator"), default=False)
 
     class Meta:
         verbose_name = _("player")

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import catalog, metrics
 from games.languages import Language, from_telegram
-from games.play import completion, errors, finish, levels, names, recording
+from games.play import completion, errors, finish, levels, names, recording, signals
 from games.play.finish import notify
 from games.play.models import (
     OPEN_STATUSES,
@@ -66,6 +66,8 @@ def player_from_telegram(
         telegram_id=telegram_id,
         defaults={**defaults, "language": from_telegram(language_code)},
     )
+    if not created and player.name_locked:  # a moderator's rename stays (issue 48)
+        defaults["display_name"] = player.display_name
     if not created and (player.display_name, player.username) != (
         defaults["display_name"],
         defaults["username"],
@@ -83,6 +85,8 @@ def browser_player(name: str, language: str, player: Player | None = None) -> Pl
     if language not in Language.values:
         language = settings.LANGUAGE_CODE
     if player is not None and not player.in_telegram:
+        if player.name_locked:  # a moderator's rename stays (issue 48)
+            name = player.display_name
         Player.objects.filter(pk=player.pk).update(display_name=name, last_seen=timezone.now())
         player.display_name = name
         return player
@@ -139,6 +143,9 @@ def create_lobby(
     if game_type not in catalog.slugs():
         raise errors.UnknownGameType()
     check_not_banned(creator)
+    # Issue 48: a league may review names first (outside the seating's transaction, so that
+    # what the check records stays when it refuses).
+    signals.seating.send(Player, league=league, player=creator)
     if league is not None:
         check_completion(league, creator)  # the creator sits at the table too
     try:
@@ -179,6 +186,7 @@ def join(game: Game, player: Player, invite: str | None = None) -> Seat:
     must reach them with their cards), a browser table only those who bring its
     ``invite`` token (the table's address alone lets a visitor watch)."""
     check_not_banned(player)
+    signals.seating.send(Player, league=game.league if game.league_id else None, player=player)
     with transaction.atomic():
         game = _lock_lobby(game.pk)
         if game.chat_id is not None and not player.in_telegram:

@@ -16,3 +16,8 @@ game_ended = Signal()
 # an open page of the game shows it (``web.apps``: the table's marker moves and the change
 # is announced, as on ``game_updated``; the bot has nothing to redo).
 review_stored = Signal()
+# kwargs: league (None: no league), player. Sent before a player takes a seat (a lobby's
+# creator, a joiner); a receiver refuses the seat by raising a ``GameError``. Issue 48:
+# a league that reviews names (``games.moderation.reports.check_name``, connected in
+# ``games.apps``).
+seating = Signal()
