@@ -2,7 +2,18 @@ import re
 
 from django.urls import path, register_converter
 
-from . import archive, card_art, casual, events, play, players, reports, telegram_login, tournaments, views
+from . import (
+    archive,
+    card_art,
+    casual,
+    events,
+    play,
+    players,
+    reports,
+    telegram_login,
+    tournaments,
+    views,
+)
 
 
 class IdConverter:
