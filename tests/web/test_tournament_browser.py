@@ -137,7 +137,7 @@ def test_issue_26_sign_up_follow_live_and_play_a_round_in_the_browser(
 
 @pytest.mark.parametrize(
     ("language", "signed_up", "round_word"),
-    [("it", "Sei iscritto", "Turno 1"), ("pt", "Estás inscrito", "Rodada 1")],
+    [("it", "Sei iscritto", "Turno 1"), ("pt", "Estás inscrito", "Ronda 1")],
 )
 def test_issue_26_the_tournament_page_in_italian_and_portuguese(
     page, live_server, language, signed_up, round_word
