@@ -44,7 +44,6 @@ any hostile success, or when the people could not play at all.
 from __future__ import annotations
 
 import contextlib
-import html
 import http.cookiejar
 import json
 import os
@@ -77,7 +76,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.utils import load_backend
 
 from bench.soak_services import OwnDatabase, Process, Services, prepare_site, wait_for_port
-from bench.table import ACTION, VERSION, free_port, kept
+from bench.table import VERSION, free_port, kept, offered_actions
 from games import catalog
 from games.play import levels
 from games.play.models import Game, GameStatus, Move, MoveSource, Player, Seat
@@ -591,7 +590,7 @@ class People:
     def choose(self, current: dict, rng: random.Random) -> dict | None:
         """The move a person makes on the table shown (its key noted as a person's), as
         the page posts it; None when the table offers them nothing to do."""
-        actions = [html.unescape(a) for a in ACTION.findall(current["html"])]
+        actions = offered_actions(current["html"])
         seen = VERSION.search(current["html"])
         if not actions or seen is None:
             return None
@@ -855,7 +854,7 @@ class Hostile:
         """A move: the table's own choices when the client sees any, with a key a person
         at that table sent (forged) or a fresh one."""
         state = client.get("takeover", f"/play/{target}/state/?wait=0").json()
-        actions = [html.unescape(a) for a in ACTION.findall(state.get("html", ""))] or ["0"]
+        actions = offered_actions(state.get("html", "")) or ["0"]
         with self.run.lock:
             keys = list(self.run.normal_keys)[-50:]
         key = rng.choice(keys) if keys and rng.random() < 0.5 else uuid.uuid4().hex

@@ -97,6 +97,24 @@ def picks(state: dict) -> dict:
     return json.loads(found.group(1)) if found else {}
 
 
+def offered_actions(page: str) -> list[str]:
+    """Every whole action the seat's picks on a table's page lead to (the forced one
+    first): what a script that posts moves without tapping may send."""
+    found = PICKS.search(page)
+    if not found:
+        return []
+    offered = json.loads(found.group(1))
+    actions = [offered["auto"]] if offered.get("auto") else []
+    nodes = [offered.get("tree", {})]
+    while nodes:
+        for entry in nodes.pop().values():
+            if "a" in entry:
+                actions.append(entry["a"])
+            if "n" in entry:
+                nodes.append(entry["n"])
+    return actions
+
+
 def tap_through(offered: dict, rng: random.Random, decisions: list) -> str:
     """Tap one of the offered ways through ``offered`` as table.js takes them, adding the
     taps of each decision to ``decisions``; returns the action sent. A move the rules

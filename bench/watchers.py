@@ -42,7 +42,6 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
-import re
 import resource
 import sys
 import tempfile
@@ -59,7 +58,7 @@ from django.db import connection
 
 from bench import watchers_readers
 from bench.soak_services import OwnDatabase, Process, Services, prepare_site, wait_for_port
-from bench.table import free_port
+from bench.table import free_port, offered_actions
 from bench.watchers_readers import event_of
 from games import catalog
 from games.play.models import Move
@@ -80,7 +79,6 @@ TOKEN = "123456:bench-watchers"
 MISS_SECONDS = 15.0
 # How long a person waits for their turn before leaving that table out of a round.
 TURN_WAIT_SECONDS = 30.0
-ACTION = re.compile(r'data-action="([^"]+)"')
 
 
 @dataclass
@@ -296,7 +294,7 @@ class Person:
         deadline = time.monotonic() + TURN_WAIT_SECONDS
         while time.monotonic() < deadline:
             table = self.page.latest
-            actions = ACTION.findall(table["html"]) if table else []
+            actions = offered_actions(table["html"]) if table else []
             if actions:
                 break
             await asyncio.sleep(0.02)

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games.play import presence, tasks
 from games.play.models import AbortReason, Game, GameStatus, Move, MoveSource
 from tests.web.browser import beside_the_browser
-from tests.web.tables import start_from_home
+from tests.web.tables import OFFERED, start_from_home
 
 pytestmark = [pytest.mark.slow]
 
@@ -41,7 +41,7 @@ def settled(game: Game, seconds: float = 10) -> Game:
 def test_an_idle_reader_with_the_page_in_sight_is_not_cancelled(page, live_server, settings):
     settings.TIMEOUTS_BEFORE_COMPUTER = 2
     start_from_home(page, live_server.url, "felix", computers=2, name="Rita")
-    page.wait_for_selector(".choices .opt")  # her turn: every seat places a card at once
+    page.wait_for_selector(OFFERED)  # her turn: every seat places a card at once
     game = Game.objects.get()
     seat = game.seats.get(player__isnull=False).number
     end = time.monotonic() + 10
@@ -54,7 +54,7 @@ def test_an_idle_reader_with_the_page_in_sight_is_not_cancelled(page, live_serve
         game = settled(game)
         assert game.status == GameStatus.RUNNING
     assert not Move.objects.filter(game=game, source=MoveSource.TIMEOUT).exists()
-    assert page.locator(".choices .opt").first.is_visible()
+    assert page.locator(OFFERED).first.is_visible()
     assert "stopped playing" not in page.inner_text("#table")
     assert not page.problems, page.problems
 

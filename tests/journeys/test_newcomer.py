@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.play import reviews
 from games.play.models import Game, GameStatus
 from tests.web.browser import beside_the_browser, fits_the_phone, shot
-from tests.web.tables import play_by_clicking, start_from_home
+from tests.web.tables import OFFERED, play_by_clicking, start_from_home
 
 pytestmark = [pytest.mark.slow]
 
@@ -80,6 +80,6 @@ def test_a_newcomer_plays_sees_the_review_arrive_and_plays_again(page, live_serv
     strategies = sorted(s.strategy for s in game.seats.filter(player__isnull=True))
     assert sorted(s.strategy for s in new.seats.filter(player__isnull=True)) == strategies
     assert new.started_at <= timezone.now()
-    page.wait_for_selector(".choices .opt")
+    page.wait_for_selector(OFFERED)
     assert fits_the_phone(page)
     assert not page.problems, page.problems
