@@ -79,7 +79,10 @@ def _boards() -> list[tables.TableContext]:
     """The latest tables playing now that the web draws, each as a spectator sees it:
     the public view only (a seat's hand never reaches this page)."""
     running = (
-        Game.objects.filter(status=GameStatus.RUNNING, game_type__in=_drawn_games())
+        # A game with no state yet has no board to draw.
+        Game.objects.filter(
+            status=GameStatus.RUNNING, game_type__in=_drawn_games(), state__isnull=False
+        )
         .select_related("league")
         .order_by("-started_at", "-pk")[:BOARDS]
     )
