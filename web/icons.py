@@ -45,7 +45,7 @@ DRAWINGS: dict[str, str] = {
         '<path d="M5 10.5h2.6v7H5zM10.7 10.5h2.6v7h-2.6zM16.4 10.5H19v7h-2.6z"'
         ' fill="currentColor"/><rect x="2.5" y="18.5" width="19" height="2.5" fill="currentColor"/>'
     ),
-    "sack": (
+    "bag": (
         '<path d="M9 2.5h6l-1.8 4h-2.4z" fill="#8d6e63"/>'
         '<path d="M9.5 7.5h5c3.5 3 6 6.4 6 9.6a4.4 4.4 0 0 1-4.4 4.4H7.9a4.4 4.4 0 0 1'
         '-4.4-4.4c0-3.2 2.5-6.6 6-9.6z" fill="#b08968" stroke="#6d4c41" stroke-width="1"/>'
@@ -90,7 +90,7 @@ DRAWINGS: dict[str, str] = {
         ' fill="#e9e1d6" stroke="#3a2e2a" stroke-width="1"/><circle cx="9.5" cy="14" r="1"'
         ' fill="#3a2e2a"/><circle cx="14.5" cy="14" r="1" fill="#3a2e2a"/>'
     ),
-    "cheese": (
+    "wedge": (
         '<path d="M2.5 17.5V11L18 5.5l3.5 5.5v6.5z" fill="#ffcf40" stroke="#b8860b"'
         ' stroke-width="1" stroke-linejoin="round"/><path d="M2.5 11h19" stroke="#b8860b"'
         ' stroke-width="1"/><circle cx="7" cy="14.5" r="1.5" fill="#e0a800"/><circle cx="15"'
@@ -162,7 +162,7 @@ EMOJI = {
     "🏅": "token",
     "⭐": "first",
     "🏦": "bank",
-    "👜": "sack",
+    "👜": "bag",
     "🎒": "virtual",
     "🙈": "hidden",
     "🐭": "mouse",
@@ -170,7 +170,7 @@ EMOJI = {
     "🐶": "dog",
     "🐕": "dog",
     "🐰": "rabbit",
-    "🧀": "cheese",
+    "🧀": "wedge",
     "🦴": "bone",
     "🐟": "fish",
     "🍃": "leaf",

@@ -10,7 +10,7 @@ import pytest
 from django.core import signals
 from django.http import HttpResponse, StreamingHttpResponse
 from django.test import RequestFactory, override_settings
-from django.urls import path
+from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
 from config.asgi import django_application as site
@@ -50,6 +50,8 @@ urlpatterns = [
     path("streamed/", streamed),
     path("streamed-async/", streamed_async),
     path("big/", big),
+    # The site's own pages beside the test's: its 404 page links to them.
+    path("", include("config.urls")),
 ]
 
 
