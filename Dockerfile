@@ -26,4 +26,4 @@ EXPOSE 8000
 # gunicorn's default of 30 s killed the worker mid-update. Threads: a web table's long poll
 # (up to TABLE_WAIT_SECONDS) holds a thread, not a whole worker. The tables' event streams
 # are served by the same image under uvicorn workers (compose's `live` service).
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "config.wsgi_worker.Worker", "--threads", "32", "--timeout", "75"]
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "server.wsgi_worker.Worker", "--threads", "32", "--timeout", "75"]

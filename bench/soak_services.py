@@ -220,7 +220,7 @@ class Services:
         tables' streams and long polls, which the proxy sends there."""
         command = [sys.executable, "-m", "gunicorn", "config.asgi:application"]
         command += ["--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
-        command += ["--worker-class", "config.asgi_worker.Worker", "--timeout", "75"]
+        command += ["--worker-class", "server.asgi_worker.Worker", "--timeout", "75"]
         command += ["--no-control-socket"]
         live = Process(self._name("live"), command, self.env, self.log_dir).start()
         self.others["live"] = live
@@ -235,9 +235,9 @@ class Services:
         command = [sys.executable, "-m", "gunicorn"]
         command += ["--bind", f"127.0.0.1:{self.web_port}", "--workers", str(workers)]
         if asgi:
-            command += ["config.asgi:application", "--worker-class", "config.asgi_worker.Worker"]
+            command += ["config.asgi:application", "--worker-class", "server.asgi_worker.Worker"]
         else:
-            command += ["config.wsgi:application", "--worker-class", "config.wsgi_worker.Worker"]
+            command += ["config.wsgi:application", "--worker-class", "server.wsgi_worker.Worker"]
             command += ["--threads", str(threads)]
         command += ["--timeout", "75", "--no-control-socket"]  # its default path is shared
         web = Process(self._name("web"), command, self.env, self.log_dir).start()

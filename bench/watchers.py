@@ -139,13 +139,13 @@ class Site:
             services.start_worker(app="bench.watchers_worker", only=queues)
         command = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
         command += ["--bind", f"{HOST}:{port}", "--workers", str(WEB_WORKERS)]
-        command += ["--worker-class", "config.wsgi_worker.Worker"]
+        command += ["--worker-class", "server.wsgi_worker.Worker"]
         command += ["--threads", "32", "--timeout", "75", "--no-control-socket"]
         command += ["-c", "python:bench.watchers_server"]
         services.others["web"] = Process("web", command, services.env, self.log_dir).start()
         command = [sys.executable, "-m", "gunicorn", "config.asgi:application"]
         command += ["--bind", f"{HOST}:{live}", "--workers", str(LIVE_WORKERS)]
-        command += ["--worker-class", "config.asgi_worker.Worker", "--timeout", "75"]
+        command += ["--worker-class", "server.asgi_worker.Worker", "--timeout", "75"]
         command += ["--no-control-socket", "-c", "python:bench.watchers_server"]
         env = {**services.env, "WATCHERS_ROLE": "live"}
         services.others["live"] = Process("live", command, env, self.log_dir).start()

@@ -26,7 +26,7 @@ from pathlib import Path
 from django.conf import settings
 
 from bot import cachekeys
-from games.sharedfile import SharedJSON
+from server.sharedfile import SharedJSON
 
 PER_CHAT = (1, 1.0)
 PER_GROUP = (20, 60.0)
@@ -62,7 +62,7 @@ def windows(chat_id: int) -> list[tuple[str, int, float]]:
 
 class FileLimiter:
     """The windows in a JSON file that every process of the machine shares
-    (``games.sharedfile``)."""
+    (``server.sharedfile``)."""
 
     # The longest window: older calls (or calls on another clock) are dropped.
     KEEP = max(span for _limit, span in (PER_CHAT, PER_GROUP, OVERALL))

@@ -17,10 +17,10 @@ from bot.keyboard import Button, Rows, content_hash
 from bot.render import lobby as lobby_render
 from bot.render import renderer
 from bot.render.common import DEADLINE, Ctx, format_left, header
-from config.links import absolute
 from games.play import completion
 from games.play.models import Game, GameStatus, Move, MoveStatus
 from games.play.table import Table, seen_by
+from server.links import absolute
 
 RECENT_MOVES = 12
 

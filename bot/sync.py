@@ -43,10 +43,10 @@ from bot.models import ChatSettings, GameMessages, SeatMessage
 from bot.render.common import esc
 from bot.screens import GameScreens, Screen
 from bot.sender import DEFER_AFTER, Deferred, Result, Sender
-from games import metrics
 from games.play import services
 from games.play.models import OPEN_STATUSES, Game, GameStatus, Player, Seat
 from games.tourneys.models import RoundTable
+from server import metrics
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from bot.render.common import esc, title
-from config.links import absolute
 from games import catalog
+from server.links import absolute
 
 
 def commands() -> list[tuple[str, str]]:

@@ -32,13 +32,13 @@ from bot import cachekeys, chats, transport
 from bot.models import ChatSettings, RoundMessages, TournamentMessages
 from bot.render import tournament as render
 from bot.sender import DEFER_AFTER, Deferred, Result, Sender
-from config.links import absolute
 from games.play import services
 from games.play.models import Player
 from games.play.tasks import schedule
 from games.tourneys import rounds
 from games.tourneys.models import Entry, Round, RoundTable, Status, Tournament
 from games.tourneys.standings import standings
+from server.links import absolute
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from telegram import Bot
 from telegram.request import BaseRequest, HTTPXRequest
 
 from bot import cachekeys
-from games import metrics
+from server import metrics
 
 
 def default_request() -> BaseRequest:

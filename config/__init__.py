@@ -1,4 +1,4 @@
-from . import context_locals
+from server import context_locals
 
 # The Celery app is loaded with Django so that @shared_task binds to it.
 from .celery import app as celery_app

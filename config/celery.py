@@ -7,15 +7,14 @@ from celery import Celery, Task
 from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
 from django.db.backends.signals import connection_created
 
-from config import background, niceness
-from games import logcontext, metrics
+from server import background, logcontext, metrics, niceness
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
 class InProcessTask(Task):
     """A task that, without a broker, runs on a background thread of its queue rather than
-    at the call site when ``TASKS_IN_PROCESS`` says so (``config/background.py``). A task
+    at the call site when ``TASKS_IN_PROCESS`` says so (``server/background.py``). A task
     whose result is awaited (the health ping) still runs at the call site."""
 
     def apply_async(self, args=None, kwargs=None, task_id=None, **options):
@@ -72,7 +71,7 @@ def task_done(task_id=None, task=None, state=None, **extra) -> None:
 @worker_init.connect
 def niced_against_every_service(**kwargs) -> None:
     """A worker started niced (the computers' and the reviews', docker-compose.yml) is
-    niced against the web and the other workers too (``config/niceness.py``)."""
+    niced against the web and the other workers too (``server/niceness.py``)."""
     niceness.share_with_session()
 
 

@@ -76,13 +76,14 @@ INSTALLED_APPS = [
     "bot",
     "admin_ui",
     "web",
+    "launch",
 ]
 
 MIDDLEWARE = [
     "web.request_rate.RequestRateMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    "config.static_files.StaticFilesMiddleware",
+    "server.static_files.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -129,8 +130,8 @@ SQLITE_PATH = Path(env.str("SQLITE_PATH", default=str(BASE_DIR / "var" / "catclu
 DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{SQLITE_PATH}")}
 DB_VENDOR = "sqlite" if "sqlite" in DATABASES["default"]["ENGINE"] else "postgresql"
 if DB_VENDOR == "sqlite":
-    # Django's backend, whose writers in this process take turns in order (config/sqlite).
-    DATABASES["default"]["ENGINE"] = "config.sqlite"
+    # Django's backend, whose writers in this process take turns in order (server/sqlite).
+    DATABASES["default"]["ENGINE"] = "server.sqlite"
     # WAL lets readers work while a writer commits; IMMEDIATE takes the write lock at
     # BEGIN so that two game processors never interleave (SQLite's "row lock").
     DATABASES["default"]["OPTIONS"] = {
@@ -163,8 +164,8 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # (bot/sync.py). With Redis, Redis; on the embedded default, where the site and the bot
 # are separate processes, a table of the database they both open (createcachetable).
 if REDIS_URL:
-    # One connection pool per process, whatever the number of requests (config/cache.py).
-    _redis_cache = {"BACKEND": "config.cache.RedisCache", "LOCATION": REDIS_URL}
+    # One connection pool per process, whatever the number of requests (server/cache.py).
+    _redis_cache = {"BACKEND": "server.cache.RedisCache", "LOCATION": REDIS_URL}
     CACHES = {"default": _redis_cache, "shared": _redis_cache}
 else:
     CACHES = {
@@ -179,17 +180,17 @@ else:
 TELEGRAM_RATE_FILE = Path(
     env.str("TELEGRAM_RATE_FILE", default=str(SQLITE_PATH.parent / "telegram-rate.json"))
 )
-# So are the operational metrics (games/metrics.py).
+# So are the operational metrics (server/metrics.py).
 METRICS_FILE = Path(env.str("METRICS_FILE", default=str(SQLITE_PATH.parent / "metrics.json")))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 # Without a broker, tasks run in-process (the embedded default): "background" hands each
-# to a thread of its queue (config/background.py), so that no bot handler and no request
+# to a thread of its queue (server/background.py), so that no bot handler and no request
 # waits for a game step or a Telegram sync; "eager" runs it at the call site (the tests).
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 # Redis writes nothing waits on (change markers, metrics) are sent by a thread of each
-# process (games/background_writes.py); off, they are made at the call site.
+# process (server/background_writes.py); off, they are made at the call site.
 BACKGROUND_WRITES = env.bool("BACKGROUND_WRITES", default=True)
 TASKS_IN_PROCESS = env.str("TASKS_IN_PROCESS", default="background")
 if TASKS_IN_PROCESS not in ("background", "eager"):
@@ -363,7 +364,7 @@ REQUEST_BURST_PER_ADDRESS = env.int("REQUEST_BURST_PER_ADDRESS", default=120)
 # What a refused request (400, 403, 404, 405) costs its client, in requests: a person is
 # hardly ever refused; a script probing other people's tables, at every other request.
 # By default only on the embedded server, where a client's bucket also decides who waits
-# for its two request threads (config/asgi_handler.py). With production's front-ends
+# for its two request threads (server/asgi_handler.py). With production's front-ends
 # (gunicorn's threads, no such turns) it only brought the 429 sooner, and the abuse
 # bench's people waited longer: click -> screen p95 0.94-1.21 s at 10, 0.79-0.90 s at 0
 # (three pairs in alternating order); on the embedded server 0.70-0.80 s at 10,
@@ -408,7 +409,7 @@ PENDING_MOVE_GRACE = timedelta(seconds=env.float("PENDING_MOVE_GRACE_SECONDS", d
 # shared evenly: counts, not seconds, so a review is the same whenever it is made.
 REVIEWS = env.bool("REVIEWS", default=True)
 # Without a broker, these queues' tasks run in a child process each, at a lower priority
-# (config/background.py): in the site's own process a review held Python's interpreter
+# (server/background.py): in the site's own process a review held Python's interpreter
 # lock for half a minute from every request and step of everyone else.
 TASKS_IN_CHILD_PROCESS = env.list("TASKS_IN_CHILD_PROCESS", default=[REVIEWS_QUEUE])
 # Likewise the searching computers' decisions, in one child process kept for them
@@ -530,7 +531,7 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Logging --------------------------------------------------------------------------
 # json: one object per line with the game and the Telegram update being handled, for a
-# log collector (config/logformat.py); plain: for people. Production defaults to json.
+# log collector (server/logformat.py); plain: for people. Production defaults to json.
 LOG_FORMAT = env.str("LOG_FORMAT", default="plain" if DEBUG else "json")
 if LOG_FORMAT not in ("plain", "json"):
     raise ImproperlyConfigured("LOG_FORMAT must be plain or json.")
@@ -539,7 +540,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
-        "json": {"()": "config.logformat.JsonFormatter"},
+        "json": {"()": "server.logformat.JsonFormatter"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
@@ -551,5 +552,5 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # --- Metrics ----------------------------------------------------------------------------
 # /metrics (Prometheus) answers only with "Authorization: Bearer <METRICS_TOKEN>"; without
 # a token set it does not exist. The counts are kept in Redis, or without it in METRICS_FILE
-# (games/metrics.py).
+# (server/metrics.py).
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")

@@ -4,8 +4,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 
 from admin_ui.login_throttle import ThrottledAdminAuthenticationForm
-from config.health import healthz
-from config.metrics import metrics_view
+from server.health import healthz
+from server.metrics_page import metrics_view
 
 # The admin's own login (admin.site, mounted below, the site's only login) counts and
 # throttles failed attempts.

@@ -8,7 +8,7 @@ from tests.workers import worker_in_this_process
 def own_metrics_file(settings, tmp_path):
     """Without Redis the metrics live in a file of the machine: each test counts in its
     own (as each test's rate windows do)."""
-    from games import metrics
+    from server import metrics
 
     settings.METRICS_FILE = tmp_path / "metrics.json"
     metrics.reset_store()

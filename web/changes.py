@@ -23,8 +23,8 @@ import uuid
 from django.core.cache import cache
 from django.db.models import Count
 
-from games import background_writes
 from games.play.models import Game
+from server import background_writes
 
 from .tables import change_token
 

@@ -47,7 +47,7 @@ from django.utils import translation
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.module_loading import import_string
 
-from config.asgi_handler import response_start
+from server.asgi_handler import response_start
 
 from . import clients, events, limits, params, play, request_rate
 from . import clock as web_clock

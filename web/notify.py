@@ -44,7 +44,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import close_old_connections, connection
 
-from games import background_writes
+from server import background_writes
 
 from . import changes, renders
 from . import clock as web_clock

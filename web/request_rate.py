@@ -17,7 +17,7 @@ other people's tables or odd parameters is refused at every other request, and e
 those is a whole request (the session, the database, a page) that people's clicks waited
 behind. Under the abuse bench such scripts took as many turns of the embedded server's
 threads as the people playing. The bucket also says who goes first when requests wait for
-a thread (``in_good_standing``, ``config.asgi_handler``): a client whose bucket is half
+a thread (``in_good_standing``, ``server.asgi_handler``): a client whose bucket is half
 empty waits behind the clients whose buckets are not.
 
 The buckets are this process's own (no round trip to Redis on every request): with several
@@ -140,7 +140,7 @@ def refused(request, wait: float):
 
 
 class RequestRateMiddleware:
-    """First in the chain. The site's own ASGI handler (``config.asgi_handler``) runs the
+    """First in the chain. The site's own ASGI handler (``server.asgi_handler``) runs the
     chain in a thread, as WSGI does; under Django's asynchronous handlers (its test
     client's) it counts on the event loop, and refuses a script without taking a thread
     (a page's refusal renders a template, on one)."""

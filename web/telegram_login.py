@@ -39,9 +39,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from config.links import absolute
 from games.play import errors, services, signin_links
 from games.play.models import Player
+from server.links import absolute
 
 from . import learn, limits, params
 from .play import bind, session_player

@@ -13,7 +13,7 @@ from telegram.ext import (
 )
 
 from bot.handlers import buttons, commands, migration, tournaments
-from games import logcontext
+from server import logcontext
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ async def log_error(update, context) -> None:
 
 async def note_update(update, context) -> None:
     """First for every update (group -1): the logs and the tap latency know which update
-    this is and when it arrived (``games.logcontext``; each update runs in its own task)."""
+    this is and when it arrived (``server.logcontext``; each update runs in its own task)."""
     logcontext.update_started(getattr(update, "update_id", None))
 
 

@@ -17,7 +17,6 @@ from bot.keyboard import Button, Rows
 from bot.models import ChatSettings
 from bot.render.common import esc, rating_text
 from bot.texts import help_text, rules_text
-from config.links import absolute
 from games import catalog
 from games.languages import Language, native_name
 from games.leagues.services import league_for_chat
@@ -25,6 +24,7 @@ from games.play import services, signin_links
 from games.play.errors import GameError, NotAllowed
 from games.play.models import GameStatus, Player, Seat
 from games.ratings.models import Rating
+from server.links import absolute
 
 
 def game_from_arg(args: list[str]) -> str | None:

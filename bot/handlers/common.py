@@ -18,10 +18,10 @@ from telegram.error import TelegramError
 from bot import cachekeys, ratelimit
 from bot.keyboard import Rows, to_markup
 from bot.sender import NO_PREVIEW
-from games import metrics
 from games.languages import from_telegram
 from games.play import services
 from games.play.models import Player
+from server import metrics
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ def db(fn):
     """Run a synchronous (database) function from a handler, on Django's thread. One thread
     serves every handler, so nothing slow may run there: the tasks a handler queues (a game
     step, a Telegram sync) run elsewhere, on a worker or, on the embedded default, on the
-    background threads of ``config/background.py``, and the tap is answered meanwhile."""
+    background threads of ``server/background.py``, and the tap is answered meanwhile."""
 
     @functools.wraps(fn)
     def fresh(*args, **kwargs):

@@ -45,13 +45,13 @@ from bot.handlers.common import (
 from bot.keyboard import Button, Rows
 from bot.render.common import esc
 from bot.sender import Sender
-from config.links import absolute
 from games.leagues.models import League, LeagueMember
 from games.leagues.services import league_for_chat
 from games.moderation import reports, signals
 from games.moderation.models import Case, Report, ReportReason
 from games.play.models import Game, Player, Seat
 from games.play.tasks import schedule
+from server.links import absolute
 
 log = logging.getLogger(__name__)
 

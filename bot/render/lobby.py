@@ -8,11 +8,11 @@ from django.utils.translation import gettext as _
 from bot import callbacks
 from bot.keyboard import Button
 from bot.render.common import Ctx, esc, join, ranking, title
-from config.links import absolute
 from games import catalog
 from games.play import levels, reviews
 from games.play.completion import Completion
 from games.play.models import AbortReason, Game, GameStatus, Seat
+from server.links import absolute
 
 
 def seat_label(seat: Seat) -> str:

@@ -46,7 +46,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from games import catalog, metrics
+from games import catalog
 from games.computers import act, needs_history
 from games.engines import IllegalAction, observations
 from games.play import finish, presence
@@ -63,6 +63,7 @@ from games.play.models import (
 from games.play.recording import legal_by_seat
 from games.play.signals import game_updated
 from games.play.writes import Writes
+from server import metrics
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import catalog, metrics
+from games import catalog
 from games.languages import Language, from_telegram
 from games.play import completion, errors, finish, levels, names, recording, signals
 from games.play.finish import notify
@@ -33,6 +33,7 @@ from games.play.models import (
 )
 from games.play.table import Table
 from games.play.tasks import enqueue
+from server import metrics
 
 
 # --- Who acts -------------------------------------------------------------------------

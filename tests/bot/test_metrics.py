@@ -8,8 +8,8 @@ from unittest import mock
 import pytest
 
 from bot import callbacks, sync
-from config.logformat import JsonFormatter
-from games import metrics
+from server import metrics
+from server.logformat import JsonFormatter
 from tests.bot.play import felix_table
 from tests.metrics_scrape import TOKEN, scrape, value
 

@@ -14,7 +14,7 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
 from config.asgi import django_application as site
-from config.asgi_handler import BEHIND, BEHIND_EVERY, FIRST, FairThreads, Handler
+from server.asgi_handler import BEHIND, BEHIND_EVERY, FIRST, FairThreads, Handler
 from web import request_rate
 
 seen: list[tuple[str, str]] = []

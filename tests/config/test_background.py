@@ -16,11 +16,11 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from config import background
 from config.celery import app
 from games import catalog
 from games.play import processing, tasks
 from games.play.models import Game, GameStatus
+from server import background
 
 # Tasks of the tests' own, routed as the real ones are by their names.
 release = threading.Event()

@@ -1,4 +1,4 @@
-"""The Redis cache holds one connection pool per process (``config/cache.py``): requests
+"""The Redis cache holds one connection pool per process (``server/cache.py``): requests
 served concurrently under ASGI, each in an asyncio context of its own, share its
 connections instead of each opening one to Redis."""
 
@@ -22,7 +22,7 @@ def connected_clients(url: str) -> int:
 
 def test_concurrent_requests_share_one_redis_pool(settings):
     url = services.redis_url()
-    settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": url}}
+    settings.CACHES = {"default": {"BACKEND": "server.cache.RedisCache", "LOCATION": url}}
 
     async def requests() -> set[int]:
         # As uvicorn serves them: each request a task, so a context, of its own, copied

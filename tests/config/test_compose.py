@@ -127,8 +127,8 @@ def test_the_webhook_stays_on_threads_and_the_streams_have_asgi_workers(tmp_path
         " ".join(web) if isinstance(web, list) else web,
         " ".join(live) if isinstance(live, list) else live,
     )
-    assert "config.wsgi:application" in web and "config.wsgi_worker.Worker" in web
-    assert "config.asgi:application" in live and "config.asgi_worker.Worker" in live
+    assert "config.wsgi:application" in web and "server.wsgi_worker.Worker" in web
+    assert "config.asgi:application" in live and "server.asgi_worker.Worker" in live
     published = {
         str(p.get("published", p)) if isinstance(p, dict) else p for p in services_["live"]["ports"]
     }

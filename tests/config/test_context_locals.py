@@ -11,7 +11,7 @@ from django.urls import base as urls
 from django.utils import timezone, translation
 from django.utils.translation import trans_real
 
-from config.context_locals import ContextLocal
+from server.context_locals import ContextLocal
 
 
 def test_djangos_request_locals_are_context_locals_issue_25():

@@ -10,10 +10,10 @@ import redis
 from django.conf import settings
 from django.test import Client
 
-from games import metrics
 from games.play import services
 from games.play.models import Game
 from games.play.tasks import sweep
+from server import metrics
 from tests.factories import PlayerFactory
 from tests.metrics_scrape import TOKEN, scrape, value
 from tests.waiting import wait_until
@@ -127,8 +127,8 @@ def test_json_logs_of_a_worker_carry_the_game(postgres, redis_url, transactional
 
 
 def test_the_json_formatter_writes_one_object_with_the_known_ids():
-    from config.logformat import JsonFormatter
-    from games import logcontext
+    from server import logcontext
+    from server.logformat import JsonFormatter
 
     record = logging.LogRecord("catclub", logging.INFO, __file__, 1, "moved %s", ("x",), None)
     game_token = logcontext.game_id.set(42)
@@ -156,7 +156,7 @@ def test_without_redis_the_counts_of_every_process_reach_the_scrape(settings, db
     code = (
         "import sys, django; from django.conf import settings;"
         "settings.configure(REDIS_URL='', METRICS_FILE=sys.argv[1], BACKGROUND_WRITES=True);"
-        "from games import metrics; metrics.inc('moves_applied_total', 3);"
+        "from server import metrics; metrics.inc('moves_applied_total', 3);"
         "metrics.observe('tap_answer_seconds', 0.02)"
     )
     subprocess.run([sys.executable, "-c", code, str(settings.METRICS_FILE)], cwd=ROOT, check=True)
@@ -169,7 +169,7 @@ def test_counts_made_while_a_write_waits_ride_on_it(settings, tmp_path, monkeypa
     """Without Redis the counts live in a shared file, rewritten by the process's writer
     thread: the events counted within ``WRITE_SECONDS`` of a first one are written in one
     rewrite, none lost."""
-    from games import background_writes
+    from server import background_writes
 
     settings.BACKGROUND_WRITES = True
     monkeypatch.setattr(metrics, "WRITE_SECONDS", 0.2)

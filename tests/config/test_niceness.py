@@ -1,4 +1,4 @@
-"""A niced worker is niced against the other services too (``config/niceness.py``, issue
+"""A niced worker is niced against the other services too (``server/niceness.py``, issue
 25): Linux's session groups would otherwise give it as much CPU as the web."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ SWITCH = Path("/proc/sys/kernel/sched_autogroup_enabled")
 GROUPS_ON = SWITCH.exists() and SWITCH.read_text().strip() == "1"
 OWN_GROUP = Path("/proc/self/autogroup")
 REPORT = (
-    "from config import niceness; from pathlib import Path;"
+    "from server import niceness; from pathlib import Path;"
     " print(niceness.share_with_session());"
     " group = Path('/proc/self/autogroup'); print(group.read_text() if group.exists() else '')"
 )

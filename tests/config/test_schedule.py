@@ -1,5 +1,5 @@
 """Issue 45: Celery beat's schedule runs on every backend. On the embedded default (no
-broker, no beat process) ``config.background.Beat`` runs every entry of
+broker, no beat process) ``server.background.Beat`` runs every entry of
 ``CELERY_BEAT_SCHEDULE`` at its own period; a stand-in that ran the sweep alone never
 started a tournament at its time."""
 
@@ -11,7 +11,7 @@ import time
 import pytest
 from django.conf import settings
 
-from config import background
+from server import background
 
 # The scheduled tasks' own work is replaced by a note; the schedule still checks its
 # thread's database connection before each, as a worker does.

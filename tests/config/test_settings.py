@@ -51,7 +51,7 @@ def test_embedded_default_is_sqlite_wal_and_in_process_tasks(tmp_path):
     proc = load(tmp_path, DJANGO_SECRET_KEY=KEY)
     assert proc.returncode == 0, proc.stderr
     conf = json.loads(proc.stdout)
-    assert conf["engine"] == "config.sqlite"  # Django's, its writers in turns (issue 25)
+    assert conf["engine"] == "server.sqlite"  # Django's, its writers in turns (issue 25)
     assert "journal_mode=WAL" in conf["options"]["init_command"]
     assert conf["options"]["timeout"] >= 5
     assert conf["options"]["transaction_mode"] == "IMMEDIATE"

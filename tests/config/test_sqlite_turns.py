@@ -1,4 +1,4 @@
-"""The embedded default's SQLite (config/sqlite, issue 25): writers take turns in the order
+"""The embedded default's SQLite (server/sqlite, issue 25): writers take turns in the order
 they came (an unrelated write waits behind computer play no longer than its turn), and a
 closed connection is kept open for the next thread."""
 
@@ -104,22 +104,22 @@ def test_a_write_that_waited_goes_before_one_that_came_later_issue_25(database, 
     that waited is served first, not passed by whoever asks the moment the lock is free.
     (Django's own SQLite backend gives A, D, B here: SQLite's busy handler sleeps between
     its tries, and D takes the lock while B sleeps.)"""
-    assert race("config.sqlite", database, django_db_blocker) == ["A", "B", "D"]
+    assert race("server.sqlite", database, django_db_blocker) == ["A", "B", "D"]
 
 
 def test_a_write_outside_a_transaction_waits_its_turn_too_issue_25(database, django_db_blocker):
     """A move's INSERT is a statement of its own, outside any transaction: it queues as a
     transaction does, instead of sleeping in SQLite's busy handler."""
-    assert race("config.sqlite", database, django_db_blocker, alone=True) == ["A", "B", "D"]
+    assert race("server.sqlite", database, django_db_blocker, alone=True) == ["A", "B", "D"]
 
 
 def test_rows_a_write_returns_are_handed_out_after_its_turn_ended(database, django_db_blocker):
     def other_writer() -> None:
-        with django_db_blocker.unblock(), connect("config.sqlite", database, timeout=0.2):
+        with django_db_blocker.unblock(), connect("server.sqlite", database, timeout=0.2):
             write("z")
 
     unblocked = django_db_blocker.unblock()
-    with unblocked, connect("config.sqlite", database) as conn, conn.cursor() as cursor:
+    with unblocked, connect("server.sqlite", database) as conn, conn.cursor() as cursor:
         cursor.execute("INSERT INTO written (who) VALUES (%s), (%s) RETURNING who", ["x", "y"])
         first = cursor.fetchone()
         # The statement is over and its turn ended: another writer writes at once.
@@ -138,7 +138,7 @@ def rolled_back() -> None:
 
 
 def test_a_failed_transaction_gives_its_turn_back_issue_25(database, django_db_blocker):
-    with django_db_blocker.unblock(), connect("config.sqlite", database):
+    with django_db_blocker.unblock(), connect("server.sqlite", database):
         with pytest.raises(ZeroDivisionError):
             rolled_back()
         with transaction.atomic(using=ALIAS):
@@ -154,14 +154,14 @@ def test_a_wait_for_a_turn_that_runs_out_is_refused_and_changes_nothing_issue_25
 
     def hold():
         unblocked = django_db_blocker.unblock()
-        with unblocked, connect("config.sqlite", database), transaction.atomic(using=ALIAS):
+        with unblocked, connect("server.sqlite", database), transaction.atomic(using=ALIAS):
             write("holder")
             holding.set()
             done.wait(5)
 
     holder = in_thread(hold)
     assert holding.wait(5)
-    with django_db_blocker.unblock(), connect("config.sqlite", database, timeout=0.2):
+    with django_db_blocker.unblock(), connect("server.sqlite", database, timeout=0.2):
         with pytest.raises(OperationalError, match="locked"), transaction.atomic(using=ALIAS):
             write("too late")
         done.set()
@@ -178,7 +178,7 @@ def test_a_closed_connection_is_kept_for_the_next_thread_not_one_inside_a_transa
     seen = []
 
     def use(inside_transaction: bool) -> None:
-        with django_db_blocker.unblock(), connect("config.sqlite", database) as conn:
+        with django_db_blocker.unblock(), connect("server.sqlite", database) as conn:
             conn.ensure_connection()
             seen.append(conn.connection)
             if inside_transaction:
@@ -202,7 +202,7 @@ def test_the_query_log_quotes_parameters_without_a_query(database, django_db_blo
     """With DEBUG on, each query is logged with its parameters: quoted in Python, not by
     one more query (Django's own backend runs ``SELECT QUOTE(?)`` for each)."""
     ran: list[str] = []
-    with django_db_blocker.unblock(), connect("config.sqlite", database) as conn:
+    with django_db_blocker.unblock(), connect("server.sqlite", database) as conn:
         conn.ensure_connection()
         conn.connection.set_trace_callback(ran.append)
         with CaptureQueriesContext(conn) as queries:

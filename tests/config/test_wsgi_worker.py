@@ -1,4 +1,4 @@
-"""The web's gunicorn worker (``config/wsgi_worker.py``, issue 25): a client that keeps its
+"""The web's gunicorn worker (``server/wsgi_worker.py``, issue 25): a client that keeps its
 socket open after its answer holds back nobody else's request, and its socket is closed
 by the deadline all the same. Run against real gunicorn processes serving the tiny
 application below; the stock gthread worker is run too, to show why ours exists."""
@@ -15,7 +15,7 @@ import pytest
 
 from bench.soak_services import wait_for_port
 from bench.table import free_port
-from config import wsgi_worker
+from server import wsgi_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUEST = b"GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
@@ -81,7 +81,7 @@ def test_a_client_that_keeps_its_socket_open_holds_back_nobody(serve):
     each client to close after its answer, and accepts nobody meanwhile."""
     stock = seconds_for_a_request_after_a_client_that_does_not_close(serve("gthread"))
     ours = seconds_for_a_request_after_a_client_that_does_not_close(
-        serve("config.wsgi_worker.Worker")
+        serve("server.wsgi_worker.Worker")
     )
     assert stock >= wsgi_worker.LINGER_SECONDS * 0.75, "gthread no longer waits: drop ours"
     assert ours < wsgi_worker.LINGER_SECONDS / 2
@@ -91,7 +91,7 @@ def test_a_socket_its_client_never_closes_is_closed_at_the_deadline(serve):
     """Until the deadline the worker still reads (what a closing client sends is drained:
     no reset); after it the socket is gone, and the client's next bytes meet a reset,
     seen by its send after that."""
-    port = serve("config.wsgi_worker.Worker")
+    port = serve("server.wsgi_worker.Worker")
     with connected(port) as holder:
         assert answer_of(holder).endswith(b"ok")
         holder.sendall(b"late bytes")

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from games import background_writes
+from server import background_writes
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def test_a_failing_write_is_logged_and_the_next_ones_are_made(in_background, cap
     def broken():
         raise ConnectionError("redis is down")
 
-    with caplog.at_level(logging.WARNING, logger="games.background_writes"):
+    with caplog.at_level(logging.WARNING, logger="server.background_writes"):
         background_writes.submit(broken)
         background_writes.submit(made.append, "after")
         assert background_writes.flush(5)
@@ -55,7 +55,7 @@ def test_a_full_queue_drops_writes_instead_of_growing(in_background, monkeypatch
 
     background_writes.submit(hang)
     assert hanging.wait(5)
-    with caplog.at_level(logging.WARNING, logger="games.background_writes"):
+    with caplog.at_level(logging.WARNING, logger="server.background_writes"):
         for n in range(10):
             background_writes.submit(made.append, n)
     release.set()

@@ -76,7 +76,7 @@ def test_the_rest_of_a_computers_step_waits_on_their_queue_not_before_peoples_mo
     """Issue 25's abuse bench: people's moves waited seconds in the game queue behind the
     steps of tables left to hard computers. The rest of such a step is queued on the
     computers' queue; a person's move still goes to the game queue."""
-    from config import background
+    from server import background
 
     settings.COMPUTER_STEP_MOVES = 10
     game = table_of_computers("smoking_cat", "heuristic", monkeypatch)

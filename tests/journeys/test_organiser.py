@@ -1,6 +1,6 @@
 """An organiser's journey on the embedded default (issue 45): a tournament made with
 sign-up open and a start a few seconds ahead starts by itself through the embedded
-default's schedule (``config.background.Beat``, every entry of ``CELERY_BEAT_SCHEDULE`` at
+default's schedule (``server.background.Beat``, every entry of ``CELERY_BEAT_SCHEDULE`` at
 its own period, as ``manage.py start`` runs it), its rounds follow one another, the
 players who came play their tables, the seats of those who did not are the computers'
 from the first move, and the finished tournament's page agrees with every game: each
@@ -18,12 +18,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from config import background
 from games.play.models import Game, GameStatus, Player, Seat
 from games.ratings.places import seat_places
 from games.tournaments.results import RoundResult, TableResult
 from games.tourneys import entries, rounds
 from games.tourneys.models import Entry, RoundTable, Status, Tournament
+from server import background
 from tests.factories import PlayerFactory
 from tests.tourneys import play_out, tournament
 from tests.web.browser import fits_the_phone

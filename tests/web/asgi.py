@@ -1,6 +1,6 @@
 """The site served as production serves it, over ASGI (uvicorn, in a thread of the test's
 process, on the test database; the live requests by ``web.live_app``, the rest by
-``config.asgi_handler``, as in ``config.asgi``): pytest-django's live server is WSGI,
+``server.asgi_handler``, as in ``config.asgi``): pytest-django's live server is WSGI,
 under which a stream is read to its end before any of it is sent.
 
 ``asgi_server`` is the site's address; ``asgi_site`` the server itself, which a test may
@@ -19,7 +19,7 @@ import pytest
 import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
-from config.asgi_handler import Handler
+from server.asgi_handler import Handler
 from web.clients import client_network
 from web.live_app import route
 

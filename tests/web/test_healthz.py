@@ -1,6 +1,6 @@
 import pytest
 
-from config import health
+from server import health
 
 
 @pytest.mark.django_db

@@ -12,7 +12,7 @@ import time
 import pytest
 from django.conf import settings as django_settings
 
-from admin_ui.management.commands import start
+from launch.management.commands import start
 from tests.web.browser import fits_the_phone
 from tests.web.test_accessibility import serious_violations
 

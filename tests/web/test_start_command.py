@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from admin_ui.management.commands.start import Command
+from launch.management.commands.start import Command
 
 pytestmark = pytest.mark.django_db
 

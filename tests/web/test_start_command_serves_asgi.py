@@ -14,7 +14,7 @@ import httpx
 import pytest
 from django.conf import settings
 
-from admin_ui.management.commands import start
+from launch.management.commands import start
 from tests.web.asgi import free_port
 from tests.web.sse import EventReader
 

@@ -7,7 +7,7 @@ from django.templatetags.static import static
 from django.utils.html import strip_tags
 from django.utils.safestring import mark_safe
 
-from config import links
+from server import links
 
 register = template.Library()
 

@@ -16,12 +16,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from config import background
 from games import catalog
 from games.leagues.models import DEMO_DESCRIPTION, League, LeagueMember, Season, year_name
 from games.play import services
 from games.play.models import Game, GameStatus, Player
 from games.play.table import Table
+from server import background
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia"]
 DEMO_SLUG = "demo"

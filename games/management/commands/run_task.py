@@ -1,7 +1,7 @@
 """``manage.py run_task <name> '{"args": [...], "kwargs": {...}}'``: one task, here and now.
 
 The embedded default runs the tasks of some queues this way, each in a child process of
-its own (``TASKS_IN_CHILD_PROCESS``, ``config/background.py``); an operator may run one by
+its own (``TASKS_IN_CHILD_PROCESS``, ``server/background.py``); an operator may run one by
 hand the same way.
 """
 
@@ -13,7 +13,7 @@ import os
 from celery import current_app
 from django.core.management.base import BaseCommand, CommandError
 
-from config import background
+from server import background
 
 
 class Command(BaseCommand):

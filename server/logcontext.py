@@ -1,6 +1,6 @@
 """What a log line is about: the game and the Telegram update being handled, kept in
 context variables so that every line logged meanwhile carries them (the JSON log format,
-``config/logformat.py``). Set by the worker around each task about a game
+``server/logformat.py``). Set by the worker around each task about a game
 (``config/celery.py``) and by the bot for each update (``bot/handlers``)."""
 
 from __future__ import annotations

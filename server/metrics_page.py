@@ -1,6 +1,6 @@
 """``/metrics``: the service's metrics for Prometheus, behind a bearer token.
 
-The counts come from ``games.metrics`` (Redis, shared by every process); queue lengths and
+The counts come from ``server.metrics`` (Redis, shared by every process); queue lengths and
 the state of the database and Redis are read at scrape time. Without ``METRICS_TOKEN`` the
 page does not exist (404); with it, a request without ``Authorization: Bearer <token>`` is
 refused (403).
@@ -21,8 +21,8 @@ from prometheus_client.core import (
     HistogramMetricFamily,
 )
 
-from config.health import check_database, check_redis
-from games import metrics
+from server import metrics
+from server.health import check_database, check_redis
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def queue_lengths() -> dict[str, int]:
 
 
 class Collector:
-    """Everything ``games.metrics`` counted, plus what is read now."""
+    """Everything ``server.metrics`` counted, plus what is read now."""
 
     def collect(self):
         up = GaugeMetricFamily(

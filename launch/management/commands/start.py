@@ -2,7 +2,7 @@
 
 Applies migrations, creates the first admin account when there is none, runs Celery beat's
 schedule in-process when no broker is configured (every entry of ``CELERY_BEAT_SCHEDULE``,
-``config.background.Beat``), starts the bot (long polling) when a token
+``server.background.Beat``), starts the bot (long polling) when a token
 is set, and serves the site with uvicorn (ASGI): a page following its table by server-sent
 events costs a socket, not a thread (``web/events.py``). Static files are
 WhiteNoise's, a middleware, as under any server.
@@ -14,7 +14,7 @@ the command says so and how long it took since it started (``CATCLUB_STARTED_AT`
 ``dev.py run`` sets after its installs).
 
 Without a broker the site and the bot run their tasks in their own processes, on background
-threads (``TASKS_IN_PROCESS``, ``config/background.py``): a request or a tap never waits for
+threads (``TASKS_IN_PROCESS``, ``server/background.py``): a request or a tap never waits for
 a game step or a Telegram sync. What a lost task leaves, this process's schedule finds.
 """
 
@@ -34,7 +34,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from config import background
+from server import background
 
 # Connections waiting for the server to accept them (Django's server had 10): a crowd of
 # pages asking at once overflowed it, and each connection refused that way came back a

@@ -7,7 +7,7 @@ life, a streamed table or a waiting long poll included, and a burst of refused r
 was a burst of threads competing for Python's interpreter lock (issue 25's abuse bench).
 Here a request that is not for a static file passes straight to the next middleware on the
 loop; only a static file's answer (a file to open and read) goes to a thread. The site's
-own ASGI handler (``config.asgi_handler``) now runs the whole chain in one thread, where
+own ASGI handler (``server.asgi_handler``) now runs the whole chain in one thread, where
 this is WhiteNoise's middleware as it is; the loop's way serves Django's asynchronous
 handlers (its test client's).
 """

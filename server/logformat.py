@@ -1,5 +1,5 @@
 """Structured logs: one JSON object per line (``LOG_FORMAT=json``), with the game and the
-Telegram update being handled when they are known (``games.logcontext``)."""
+Telegram update being handled when they are known (``server.logcontext``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import logging
 from datetime import UTC, datetime
 
-from games import logcontext
+from server import logcontext
 
 
 class JsonFormatter(logging.Formatter):

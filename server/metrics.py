@@ -1,5 +1,5 @@
 """Operational metrics: what the service does, counted where it happens, read by
-Prometheus at ``/metrics`` (``config/metrics.py`` renders them).
+Prometheus at ``/metrics`` (``server/metrics_page.py`` renders them).
 
 Web, workers and bot run in many processes and containers, so the counts live in Redis
 when it is configured (one hash; one round trip per event, made by the process's
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from games import background_writes, logcontext
-from games.sharedfile import SharedJSON
+from server import background_writes, logcontext
+from server.sharedfile import SharedJSON
 
 log = logging.getLogger(__name__)
 
