@@ -16,9 +16,7 @@ says what was measured): a person's pages are almost never refused, while a scri
 other people's tables or odd parameters is refused at every other request, and each of
 those is a whole request (the session, the database, a page) that people's clicks waited
 behind. Under the abuse bench such scripts took as many turns of the embedded server's
-threads as the people playing. The bucket also says who goes first when requests wait for
-a thread (``in_good_standing``, ``server.asgi_handler``): a client whose bucket is half
-empty waits behind the clients whose buckets are not.
+threads as the people playing.
 
 The buckets are this process's own (no round trip to Redis on every request): with several
 processes a client gets each process's rate, still far from a flood. The Telegram webhook
@@ -39,8 +37,9 @@ from django.utils.translation import gettext_lazy
 from web import clients, params
 
 TOO_MANY = gettext_lazy("Too many requests from your connection. Wait a moment, please.")
-# Paths never counted: machines that the site trusts by other means.
-EXEMPT = ("/healthz", "/metrics", "/telegram/webhook")
+# Paths never counted: machines that the site trusts by other means. Exact paths (issue 46):
+# matched by prefix, "/healthzANYTHING" was a way around the limit.
+EXEMPT = frozenset({"/healthz", "/metrics", "/telegram/webhook"})
 # The answers that cost a client ``REQUEST_COST_OF_REFUSAL`` requests. Not 429: a request
 # refused for a limit has been counted already, and a person with many tabs meets the
 # limit of live connections without doing anything wrong.
@@ -106,7 +105,7 @@ def _limit() -> tuple[float, int]:
 def over_rate(request) -> float:
     """Counts the request: 0 to serve it, else the seconds until its client may ask again."""
     rate, burst = _limit()
-    if not rate or request.path.startswith(EXEMPT):
+    if not rate or request.path in EXEMPT:
         return 0.0
     return buckets.take(clients.client_network(request), rate, burst)
 
@@ -116,19 +115,9 @@ def answered(request, status: int) -> None:
     ``REQUEST_COST_OF_REFUSAL`` requests more."""
     rate, burst = _limit()
     cost = settings.REQUEST_COST_OF_REFUSAL
-    if not rate or not cost or status not in REFUSALS or request.path.startswith(EXEMPT):
+    if not rate or not cost or status not in REFUSALS or request.path in EXEMPT:
         return
     buckets.charge(clients.client_network(request), cost, rate, burst)
-
-
-def in_good_standing(network: str) -> bool:
-    """Whether ``network``'s requests go first when requests wait for a thread: its bucket
-    is at least half full (every person's, whose pages ask a few times a second and are
-    not refused)."""
-    rate, burst = _limit()
-    if not rate:
-        return True
-    return buckets.level(network, rate, burst) >= burst / 2
 
 
 def refused(request, wait: float):

@@ -1,4 +1,4 @@
-"""Django's requests under ASGI are answered in one hop to a thread (config/asgi_handler,
+"""Django's requests under ASGI are answered in one hop to a thread (server/asgi_handler,
 issue 25): the whole middleware chain and the view in one thread of the handler's pool,
 as under WSGI, the response sent from the event loop. Django's own ``ASGIHandler`` hopped
 between the loop and a thread about twenty times a request."""
@@ -9,13 +9,11 @@ import threading
 import pytest
 from django.core import signals
 from django.http import HttpResponse, StreamingHttpResponse
-from django.test import RequestFactory, override_settings
+from django.test import override_settings
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
-from config.asgi import django_application as site
-from server.asgi_handler import BEHIND, BEHIND_EVERY, FIRST, FairThreads, Handler
-from web import request_rate
+from server.asgi_handler import Handler
 
 seen: list[tuple[str, str]] = []
 
@@ -176,143 +174,3 @@ def test_a_client_gone_before_its_body_came_is_not_answered_issue_25(handler):
 
     asyncio.run(handler(scope, receive, send))
     assert sent == [] and seen == []
-
-
-def noting(order: list, first: str, busy: threading.Event):
-    """Calls that note their name in ``order`` when run; ``first`` waits for ``busy``
-    first, holding the thread meanwhile."""
-
-    def call(name):
-        def run():
-            if name == first:
-                busy.wait(5)
-            order.append(name)
-
-        return run
-
-    return call
-
-
-def run_in_order(client: str, name: str, then) -> list[str]:
-    """One thread, busy with ``client``'s request ``name`` while ``then(threads, call)``
-    submits more (returning their futures): the order the requests ran in."""
-    threads = FairThreads(1, "test-fair")
-    busy, order = threading.Event(), []
-    call = noting(order, first=name, busy=busy)
-    futures = [threads.submit(client, call(name))]
-    while not futures[0].running():
-        pass
-    futures += then(threads, call)
-    busy.set()
-    for future in futures:
-        future.result(5)
-    return order
-
-
-def test_waiting_requests_are_taken_in_turn_by_client_issue_25():
-    """One thread, busy; a burst of five from one client, then one from another: the
-    other's goes second, not sixth."""
-
-    def then(threads, call):
-        burst = [threads.submit("a", call(f"a{n}")) for n in range(2, 6)]
-        return [*burst, threads.submit("b", call("b1"))]
-
-    assert run_in_order("a", "a1", then) == ["a1", "a2", "b1", "a3", "a4", "a5"]
-
-
-def test_clients_not_favoured_wait_behind_the_others_and_are_answered_too_issue_25():
-    """One thread, busy; two requests of a client the site does not favour (a script
-    refused often), then three of a favoured one: the favoured go first, but for one turn
-    in ``BEHIND_EVERY``."""
-
-    def then(threads, call):
-        behind = [threads.submit("b", call(f"b{n}"), BEHIND) for n in (1, 2)]
-        return behind + [threads.submit("a", call(f"a{n}")) for n in (1, 2, 3)]
-
-    assert BEHIND_EVERY == 4
-    assert run_in_order("x", "x", then) == ["x", "a1", "a2", "b1", "a3", "b2"]
-
-
-def test_a_request_that_goes_first_is_taken_before_every_other_client_issue_25():
-    """One thread, busy; requests of three clients waiting, then a move of a fourth (the
-    site's ``first``): the move goes next, before every client that waited longer."""
-
-    def then(threads, call):
-        waiting = [threads.submit(c, call(c)) for c in ("a", "b", "c")]
-        return [*waiting, threads.submit("d", call("d-move"), FIRST)]
-
-    assert run_in_order("x", "x", then) == ["x", "d-move", "a", "b", "c"]
-
-
-def test_requests_that_go_first_leave_a_thread_to_the_others_issue_25():
-    """Two threads, one busy with a move, one with a page: when the page is done, the
-    next page goes before the next move, so that a table page is not held behind a run of
-    moves; moves take every thread only while nothing else waits."""
-    threads = FairThreads(2, "test-fair")
-    move_done, page_done, order = threading.Event(), threading.Event(), []
-
-    def call(name, done=None):
-        def run():
-            if done is not None:
-                done.wait(5)
-            order.append(name)
-
-        return run
-
-    busy = [threads.submit("a", call("a-move", move_done), FIRST)]
-    busy.append(threads.submit("p", call("p-page", page_done)))
-    while not all(future.running() for future in busy):
-        pass
-    waiting = [threads.submit("b", call("b-move"), FIRST), threads.submit("q", call("q-page"))]
-    page_done.set()
-    for future in waiting:
-        future.result(5)
-    # The page asked after the move went first; then, nothing else waiting, the move took
-    # the free thread while the first move still held the other.
-    assert order == ["p-page", "q-page", "b-move"]
-    move_done.set()
-    busy[0].result(5)
-
-
-def test_a_move_goes_first_and_only_a_favoured_clients_move_issue_25(settings):
-    """The site's handler (config.asgi): a move at a table goes first; another request, or
-    a move from a client not in good standing, does not."""
-
-    factory = RequestFactory()
-    assert site._lane(factory.post("/play/12/move/"), "203.0.113.1") == FIRST
-    assert site._lane(factory.get("/play/12/move/"), "203.0.113.1") != FIRST
-    assert site._lane(factory.post("/play/12/join/"), "203.0.113.1") != FIRST
-    assert site._lane(factory.post("/play/12/move/x"), "203.0.113.1") != FIRST
-    settings.REQUESTS_PER_SECOND_PER_ADDRESS = 1
-    settings.REQUEST_BURST_PER_ADDRESS = 10
-    request_rate.buckets.charge("203.0.113.2", 20, 1, 10)
-    try:
-        assert site._lane(factory.post("/play/12/move/"), "203.0.113.2") == BEHIND
-    finally:
-        request_rate.buckets.clear()
-
-
-def test_clients_not_favoured_take_one_thread_at_most_issue_25():
-    """Two threads: while one answers a client not favoured, that client's next request
-    waits, and the other thread stays free for the favoured."""
-    threads = FairThreads(2, "test-fair")
-    release = threading.Event()
-    first = threads.submit("b", lambda: release.wait(5), BEHIND)
-    while not first.running():
-        pass
-    second = threads.submit("b", lambda: "b2", BEHIND)
-    assert threads.submit("a", lambda: "a1").result(5) == "a1"
-    assert not second.running() and not second.done()
-    release.set()
-    assert second.result(5) == "b2"
-
-
-def test_a_request_that_fails_fails_in_its_caller_and_the_thread_goes_on_issue_25():
-    threads = FairThreads(1, "test-fair")
-
-    def broken():
-        raise ValueError("the view's own error")
-
-    with pytest.raises(ValueError, match="the view's own error"):
-        threads.submit("a", broken).result(5)
-    assert threads.submit("a", lambda: 42).result(5) == 42

@@ -57,7 +57,7 @@ def test_embedded_default_is_sqlite_wal_and_in_process_tasks(tmp_path):
     assert conf["options"]["transaction_mode"] == "IMMEDIATE"
     assert conf["eager"] is True
     assert conf["cache"].endswith("LocMemCache")
-    # Issue 25: its request threads are taken by standing, which refusals lower.
+    # Issue 25: a refusal costs its client requests, bringing its 429 sooner.
     assert conf["refusal_cost"] == 10
 
 

@@ -20,7 +20,6 @@ import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
 from server.asgi_handler import Handler
-from web.clients import client_network
 from web.live_app import route
 
 
@@ -53,7 +52,7 @@ class Site:
         assert self._server is None, "already serving"
         # Static files from the apps' folders, as the live server serves them (no
         # collectstatic).
-        application = ASGIStaticFilesHandler(route(Handler(client=client_network)))
+        application = ASGIStaticFilesHandler(route(Handler()))
         config = uvicorn.Config(
             application,
             host="127.0.0.1",

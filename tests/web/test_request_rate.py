@@ -82,17 +82,6 @@ def test_a_refused_request_costs_its_client_more_and_others_nothing_issue_25(
     assert client.get("/rules/", REMOTE_ADDR="203.0.113.21").status_code == 429
 
 
-def test_a_client_in_good_standing_has_half_its_bucket_or_more_issue_25(
-    client, limited, settings, db
-):
-    settings.REQUEST_COST_OF_REFUSAL = 3
-    assert request_rate.in_good_standing("203.0.113.30"), "a client not seen lately"
-    client.get("/rules/", REMOTE_ADDR="203.0.113.30")
-    assert request_rate.in_good_standing("203.0.113.30")
-    client.get("/no-such-page/", REMOTE_ADDR="203.0.113.30")
-    assert not request_rate.in_good_standing("203.0.113.30")
-
-
 def test_a_refusal_takes_the_bucket_below_empty_by_a_burst_at_most(monkeypatch):
     now = [1000.0]
     monkeypatch.setattr(request_rate.time, "monotonic", lambda: now[0])

@@ -34,7 +34,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from server import background
+from server import background, edge
 
 # Connections waiting for the server to accept them (Django's server had 10): a crowd of
 # pages asking at once overflowed it, and each connection refused that way came back a
@@ -137,7 +137,9 @@ def serve(host: str, access_log: bool = False) -> None:
     speaks no ASGI lifespan. No line per request unless asked (``access_log``): Django
     logs every answer that is an error (4xx and 5xx, ``django.request``), and under the
     abuse bench (issue 25) the access log's line for every refused script was a twentieth
-    of the process's work."""
+    of the process's work. It faces the internet itself: the edge's limits (header size
+    and time, idle connections, their number; server/edge.py) are uvicorn's settings, and
+    the body's limit wraps the application (config/asgi.py)."""
     address, _, port = host.rpartition(":")
     uvicorn.run(
         "config.asgi:application",
@@ -147,4 +149,5 @@ def serve(host: str, access_log: bool = False) -> None:
         proxy_headers=False,
         lifespan="off",
         access_log=access_log,
+        **edge.uvicorn_options(),
     )
