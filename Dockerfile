@@ -7,6 +7,8 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY requirements/runtime.txt ./requirements/
 COPY config ./config
+COPY server ./server
+COPY launch ./launch
 COPY games ./games
 COPY bot ./bot
 COPY admin_ui ./admin_ui
