@@ -72,7 +72,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "games",
-    "games.tourneys",
+    "games.tournaments",
     "bot",
     "admin_ui",
     "web",

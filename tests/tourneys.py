@@ -12,8 +12,8 @@ from django.utils import timezone
 from games.play import services, tasks
 from games.play.models import Game, GameStatus, Seat
 from games.play.table import Table
-from games.tourneys import entries
-from games.tourneys.models import Format, Tournament
+from games.tournaments import entries
+from games.tournaments.models import Format, Tournament
 from tests.factories import LeagueFactory, PlayerFactory
 
 

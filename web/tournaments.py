@@ -6,7 +6,7 @@ in a duplicate round, each player's score against the field's with the same card
 
 The page follows the tournament by itself (``web/tournament.js``): every few seconds it
 asks ``tournament_live`` for the tournament's version, answered from the cache
-(``games.tourneys.live``), and only when it moved fetches the changing part again.
+(``games.tournaments.live``), and only when it moved fetches the changing part again.
 
 Issue 45: the index of every league's tournaments (``tournament_list``) and a league
 organiser's form for a new one (``tournament_create``)."""
@@ -33,10 +33,9 @@ from games.leagues.models import League
 from games.leagues.services import organised_leagues
 from games.play.errors import GameError
 from games.play.models import Player
-from games.tournaments import duplicate
-from games.tourneys import entries, live
-from games.tourneys.models import Format, Status, Tournament
-from games.tourneys.standings import standings
+from games.tournaments import entries, live
+from games.tournaments.models import Format, Status, Tournament
+from games.tournaments.standings import against_the_field, standings
 from web import paging, params
 
 from .play import SESSION_KEY, session_player
@@ -152,15 +151,8 @@ def _against_the_field(rnd, names, lower_is_better: bool) -> list[dict]:
     score against the mean of the others who held the same seat, with the same cards, at
     the round's other tables of the same size; only tables whose games ended with scores.
     ``better`` is how much better than the field, whichever way the game counts."""
-    if rnd.seed is None:
-        return []
-    scored = {
-        t.number: list(zip(t.players, t.scores, strict=True))
-        for t in rnd.tables.all()
-        if not t.is_bye and t.scores and None not in t.scores
-    }
     out = []
-    for player, difference in duplicate.compare(scored).items():
+    for player, difference in against_the_field(rnd).items():
         better = round(-difference if lower_is_better else difference, 1)
         out.append({"name": names.get(player, "?"), "better": better, "points": f"{abs(better):g}"})
     out.sort(key=lambda row: -row["better"])

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from games.leagues.models import LeagueMember
 from games.play.models import Player
-from games.tourneys import rounds
-from games.tourneys.models import Format, Status, Tournament
+from games.tournaments import rounds
+from games.tournaments.models import Format, Status, Tournament
 from tests.factories import LeagueFactory, PlayerFactory
 from tests.tourneys import after_commit, play_out, tournament
 from web import paging, telegram_login

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from games.leagues.models import LeagueMember
-from games.tourneys.models import Status, Tournament
+from games.tournaments.models import Status, Tournament
 from tests.factories import LeagueFactory, PlayerFactory
 from tests.tourneys import tournament
 from tests.web.browser import fits_the_phone, phone_page, shot

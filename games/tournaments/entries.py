@@ -19,8 +19,8 @@ from django.utils import timezone
 from games.leagues.models import LeagueMember
 from games.play import services as play
 from games.play.models import Game, GameStatus, Player
-from games.tourneys import errors, live
-from games.tourneys.models import Entry, Format, Status, Tournament
+from games.tournaments import errors, live
+from games.tournaments.models import Entry, Format, Status, Tournament
 
 
 def may_sign_up(tournament: Tournament) -> bool:

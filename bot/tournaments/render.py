@@ -19,7 +19,7 @@ from bot import callbacks
 from bot.keyboard import Button, Rows, grid
 from bot.render.common import MEDALS, esc, join
 from config.links import absolute
-from games.tourneys.models import Format, Status, Tournament
+from games.tournaments.models import Format, Status, Tournament
 
 # Telegram's limits (4096 characters, 100 buttons): a round of many tables is posted in
 # several messages, each of at most this many tables and characters.
