@@ -33,10 +33,11 @@ from games.leagues.models import League
 from games.leagues.services import organised_leagues
 from games.play.errors import GameError
 from games.play.models import Player
-from games.tournaments import entries, live
+from games.tournaments import entries, entry_guard, live
+from games.tournaments.errors import TooManySignUps
 from games.tournaments.models import Format, Status, Tournament
 from games.tournaments.standings import against_the_field, standings
-from web import paging, params
+from web import clients, paging, params
 
 from .play import SESSION_KEY, session_player
 
@@ -101,6 +102,9 @@ def _context(request, tournament: Tournament) -> dict:
         "me": me,
         "mine": mine if mine and mine.withdrawn_at is None else None,
         "may_sign_up": entries.may_sign_up(tournament),
+        # Issue 46: a guest who may not enter is told why and how, not offered a button
+        # that would be refused.
+        "entry_refusal": _entry_refusal(me) if me and not mine else "",
         "may_withdraw": entries.may_withdraw(tournament),
         "is_arena": tournament.format == Format.ARENA,
         # Issue 45: a finished tournament reads as finished (its winners, no start or
@@ -146,6 +150,14 @@ def _round(rnd, names, me, lower_is_better: bool):
     }
 
 
+def _entry_refusal(player: Player) -> str:
+    try:
+        entry_guard.check_identity(player)
+    except GameError as exc:
+        return str(exc)
+    return ""
+
+
 def _against_the_field(rnd, names, lower_is_better: bool) -> list[dict]:
     """A duplicate round's like-with-like comparison (issue 26, part 2): each player's
     score against the mean of the others who held the same seat, with the same cards, at
@@ -170,11 +182,13 @@ def tournament_entry(request, pk: int):
     try:
         with transaction.atomic():
             if action == "join":
-                entries.sign_up(tournament, player)
+                entries.sign_up(tournament, player, address=clients.client_network(request))
             elif action == "leave":
                 entries.withdraw(tournament, player)
             else:
                 entries.set_paused(tournament, player, action == "pause")
+    except TooManySignUps as exc:
+        return params.refused(request, str(exc), 429)
     except GameError as exc:
         return params.refused(request, str(exc), 409)
     return redirect("web:tournament", pk=pk)

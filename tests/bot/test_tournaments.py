@@ -189,6 +189,21 @@ def test_a_tournament_due_with_too_few_players_is_called_off_in_the_group(telegr
     assert "Cancelled." in c.shown(announcement).text
 
 
+def test_issue_46_a_full_tournament_refuses_a_sign_up_tap_and_says_so(telegram, recorder, settings):
+    settings.TOURNAMENT_MAX_ENTRIES = 1
+    c = club(telegram, recorder)
+    announcement = c.organise(*swiss_steps())
+    anna, bruno = telegram.user("Anna"), telegram.user("Bruno")
+    c.sign_up([anna], announcement)
+    t = c.tournament()
+    t.refresh_from_db()
+    before = (list(Entry.objects.values_list("player_id", flat=True)), t.version)
+    query = c.tap(bruno, c.shown(announcement), callbacks.tournament(t.pk, "j"))
+    assert c.toast(query) == "This tournament is full."
+    t.refresh_from_db()
+    assert (list(Entry.objects.values_list("player_id", flat=True)), t.version) == before
+
+
 # -- whole tournaments ------------------------------------------------------------------------
 def test_a_whole_swiss_tournament_played_by_taps(telegram, recorder):
     """Seven sign up in the group, six of whom opened the bot's private chat; Gina never
