@@ -8,8 +8,8 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from games.tourneys import live, rounds
-from games.tourneys.models import Entry, Round, Status, Tournament
+from games.tournaments import live, rounds
+from games.tournaments.models import Entry, Round, Status, Tournament
 
 
 class EntryInline(admin.TabularInline):

@@ -44,9 +44,9 @@ import time
 import django
 
 from games import catalog
-from games.tournaments.arena import Arena, ArenaRules
-from games.tournaments.results import RoundResult, TableResult, count_repeats
-from games.tournaments.swiss import SwissRules, history, next_round
+from games.tournaments.pairing.arena import Arena, ArenaRules
+from games.tournaments.pairing.results import RoundResult, TableResult, count_repeats
+from games.tournaments.pairing.swiss import SwissRules, history, next_round
 
 FULL = {"swiss": (128, 5), "arena": (64, 30)}
 SHORT = {"swiss": (32, 3), "arena": (16, 20)}  # the pure simulation's

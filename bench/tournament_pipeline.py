@@ -46,11 +46,11 @@ from games.leagues.models import League
 from games.play import services
 from games.play import tasks as play_tasks
 from games.play.models import Game, GameStatus, Player, Seat
-from games.tournaments.results import count_repeats
-from games.tournaments.swiss import history, next_round
-from games.tourneys import entries, rounds
-from games.tourneys import tasks as tourney_tasks
-from games.tourneys.models import Format, Round, RoundTable, Status, Tournament
+from games.tournaments import entries, rounds
+from games.tournaments import tasks as tourney_tasks
+from games.tournaments.models import Format, Round, RoundTable, Status, Tournament
+from games.tournaments.pairing.results import count_repeats
+from games.tournaments.pairing.swiss import history, next_round
 
 PLAYER_BASE = 9_500_000_000  # the bench's players' Telegram ids, removed after a run
 LEAGUE_SLUG = "bench-tournament"

@@ -17,6 +17,7 @@ from telegram.request import BaseRequest
 from bot import transport
 from bot.handlers import register, reports
 from bot.texts import commands
+from bot.tournaments import handlers as tournaments
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,7 @@ def build_application(
     app = builder.build()
     register(app)
     reports.register(app)  # issue 48: /report and the Report buttons
+    tournaments.register(app)  # issue 26: /tournament and the announcements' buttons
     return app
 
 

@@ -17,12 +17,15 @@ class BotConfig(AppConfig):
     def ready(self) -> None:
         # Imported once the apps are loaded (the receivers' modules use the models). The
         # bot brings its Telegram messages up to date whenever a game changes.
-        from bot import sync, tournaments
+        from bot import sync
         from bot.handlers import reports
+        from bot.tournaments import posts as tournaments
         from games.play.signals import game_updated
-        from games.tourneys import signals as tourney_signals
+        from games.tournaments import signals as tourney_signals
 
         game_updated.connect(sync.on_game_updated, dispatch_uid="bot.sync")
+        if tournaments.recover not in sync.ALSO_RECOVER:
+            sync.ALSO_RECOVER.append(tournaments.recover)
         # Issue 26: a tournament's rounds and end are told in its group and in private.
         tourney_signals.round_started.connect(
             tournaments.on_round_started, dispatch_uid="bot.tournaments.round"

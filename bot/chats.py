@@ -14,7 +14,7 @@ from django.db import transaction
 from bot.models import ChatSettings, GameMessages, TournamentMessages
 from games.leagues.services import move_chat_link
 from games.play import services
-from games.tourneys.models import Tournament
+from games.tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
 

@@ -27,6 +27,7 @@ import logging
 import math
 import time
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 
 from celery import shared_task
@@ -37,7 +38,7 @@ from django.utils import timezone, translation
 from django.utils.connection import ConnectionProxy
 from django.utils.translation import gettext as _
 
-from bot import cachekeys, chats, reporting, tournaments, transport
+from bot import cachekeys, chats, reporting, transport
 from bot.keyboard import Rows
 from bot.models import ChatSettings, GameMessages, SeatMessage
 from bot.render.common import esc
@@ -45,7 +46,7 @@ from bot.screens import GameScreens, Screen
 from bot.sender import DEFER_AFTER, Deferred, Result, Sender
 from games.play import services
 from games.play.models import OPEN_STATUSES, Game, GameStatus, Player, Seat
-from games.tourneys.models import RoundTable
+from games.tournaments.models import RoundTable
 from server import metrics
 
 log = logging.getLogger(__name__)
@@ -196,6 +197,12 @@ def _release(lock: str, token: str) -> None:
         cache.delete(lock)
 
 
+# What else ``recover_syncs`` runs, each returning how many posts it queued again: the
+# tournaments' (``bot.tournaments.posts.recover``), added by ``bot.apps``; bot.tournaments
+# sits above this module (its handlers use the bot's), so it adds itself here.
+ALSO_RECOVER: list[Callable[[], int]] = []
+
+
 @shared_task(name="bot.tasks.recover_syncs")
 def recover_syncs() -> int:
     """Periodic: queue the sync of every game with a change that no sync finished rendering
@@ -231,8 +238,8 @@ def recover_syncs() -> int:
         queued += 1
     if queued:
         log.info("queued %s lost syncs", queued)
-    # And the tournaments' round posts and ends that a lost task left untold.
-    return queued + tournaments.recover()
+    # And the other posts a lost task left undone (the tournaments' rounds and ends).
+    return queued + sum(recover() for recover in ALSO_RECOVER)
 
 
 def sync_once(game_id: int, sender: Sender) -> None:

@@ -3,6 +3,6 @@
 
 from bot.handlers.reports import tell as tell_moderation
 from bot.sync import recover_syncs, sync_game
-from bot.tournaments import post_round, tell_tournament
+from bot.tournaments.posts import post_round, tell_tournament
 
 __all__ = ["post_round", "recover_syncs", "sync_game", "tell_moderation", "tell_tournament"]

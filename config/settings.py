@@ -72,7 +72,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "games",
-    "games.tourneys",
+    "games.tournaments",
     "bot",
     "admin_ui",
     "web",
@@ -304,6 +304,12 @@ CELERY_BEAT_SCHEDULE = {
 # computer at once (a no-show's forfeit, issue 45), instead of holding the table for
 # TIMEOUTS_BEFORE_COMPUTER turn clocks.
 TOURNAMENT_PRESENT_SECONDS = env.float("TOURNAMENT_PRESENT_SECONDS", default=180.0)
+# Issue 46: tournament sign-ups per hour from one client network (0: no limit), and the
+# most players a tournament takes (games/tournaments/entry_guard.py).
+TOURNAMENT_SIGNUPS_PER_HOUR_PER_ADDRESS = env.int(
+    "TOURNAMENT_SIGNUPS_PER_HOUR_PER_ADDRESS", default=10
+)
+TOURNAMENT_MAX_ENTRIES = env.int("TOURNAMENT_MAX_ENTRIES", default=256)
 
 # --- Telegram -------------------------------------------------------------------------
 TELEGRAM_BOT_TOKEN = env.str("TELEGRAM_BOT_TOKEN", default="")

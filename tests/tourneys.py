@@ -10,11 +10,11 @@ from django.test import TestCase
 from django.utils import timezone
 
 from games.play import services, tasks
-from games.play.models import Game, GameStatus, Seat
+from games.play.models import Game, GameStatus, Player, Seat
 from games.play.table import Table
-from games.tourneys import entries
-from games.tourneys.models import Format, Tournament
-from tests.factories import LeagueFactory, PlayerFactory
+from games.tournaments import entries
+from games.tournaments.models import Format, Tournament
+from tests.factories import GameFactory, LeagueFactory, PlayerFactory, SeatFactory
 
 
 def tournament(n_players=0, *, league=None, **fields) -> tuple[Tournament, list]:
@@ -29,6 +29,20 @@ def tournament(n_players=0, *, league=None, **fields) -> tuple[Tournament, list]
     for player in people:
         entries.sign_up(t, player)
     return t, people
+
+
+def finished_with_people(player: Player, *others: Player, computers: int = 0) -> Game:
+    """A game ``player`` finished at a table with ``others`` (a new Telegram player when
+    none is given) and ``computers``: what lets a browser guest enter a tournament (issue
+    46)."""
+    now = timezone.now()
+    game = GameFactory(status=GameStatus.FINISHED, started_at=now, finished_at=now, chat_id=None)
+    people = [player, *(others or [PlayerFactory()])]
+    for number, person in enumerate(people):
+        SeatFactory(game=game, number=number, player=person)
+    for number in range(len(people), len(people) + computers):
+        SeatFactory(game=game, number=number, player=None, strategy="random")
+    return game
 
 
 def after_commit(fn, *args, **kwargs):

@@ -6,7 +6,7 @@ in a duplicate round, each player's score against the field's with the same card
 
 The page follows the tournament by itself (``web/tournament.js``): every few seconds it
 asks ``tournament_live`` for the tournament's version, answered from the cache
-(``games.tourneys.live``), and only when it moved fetches the changing part again.
+(``games.tournaments.live``), and only when it moved fetches the changing part again.
 
 Issue 45: the index of every league's tournaments (``tournament_list``) and a league
 organiser's form for a new one (``tournament_create``)."""
@@ -33,11 +33,11 @@ from games.leagues.models import League
 from games.leagues.services import organised_leagues
 from games.play.errors import GameError
 from games.play.models import Player
-from games.tournaments import duplicate
-from games.tourneys import entries, live
-from games.tourneys.models import Format, Status, Tournament
-from games.tourneys.standings import standings
-from web import paging, params
+from games.tournaments import entries, entry_guard, live
+from games.tournaments.errors import TooManySignUps
+from games.tournaments.models import Format, Status, Tournament
+from games.tournaments.standings import against_the_field, standings
+from web import clients, paging, params
 
 from .play import SESSION_KEY, session_player
 
@@ -102,6 +102,9 @@ def _context(request, tournament: Tournament) -> dict:
         "me": me,
         "mine": mine if mine and mine.withdrawn_at is None else None,
         "may_sign_up": entries.may_sign_up(tournament),
+        # Issue 46: a guest who may not enter is told why and how, not offered a button
+        # that would be refused.
+        "entry_refusal": _entry_refusal(me) if me and not mine else "",
         "may_withdraw": entries.may_withdraw(tournament),
         "is_arena": tournament.format == Format.ARENA,
         # Issue 45: a finished tournament reads as finished (its winners, no start or
@@ -147,20 +150,21 @@ def _round(rnd, names, me, lower_is_better: bool):
     }
 
 
+def _entry_refusal(player: Player) -> str:
+    try:
+        entry_guard.check_identity(player)
+    except GameError as exc:
+        return str(exc)
+    return ""
+
+
 def _against_the_field(rnd, names, lower_is_better: bool) -> list[dict]:
     """A duplicate round's like-with-like comparison (issue 26, part 2): each player's
     score against the mean of the others who held the same seat, with the same cards, at
     the round's other tables of the same size; only tables whose games ended with scores.
     ``better`` is how much better than the field, whichever way the game counts."""
-    if rnd.seed is None:
-        return []
-    scored = {
-        t.number: list(zip(t.players, t.scores, strict=True))
-        for t in rnd.tables.all()
-        if not t.is_bye and t.scores and None not in t.scores
-    }
     out = []
-    for player, difference in duplicate.compare(scored).items():
+    for player, difference in against_the_field(rnd).items():
         better = round(-difference if lower_is_better else difference, 1)
         out.append({"name": names.get(player, "?"), "better": better, "points": f"{abs(better):g}"})
     out.sort(key=lambda row: -row["better"])
@@ -178,11 +182,13 @@ def tournament_entry(request, pk: int):
     try:
         with transaction.atomic():
             if action == "join":
-                entries.sign_up(tournament, player)
+                entries.sign_up(tournament, player, address=clients.client_network(request))
             elif action == "leave":
                 entries.withdraw(tournament, player)
             else:
                 entries.set_paused(tournament, player, action == "pause")
+    except TooManySignUps as exc:
+        return params.refused(request, str(exc), 429)
     except GameError as exc:
         return params.refused(request, str(exc), 409)
     return redirect("web:tournament", pk=pk)

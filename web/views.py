@@ -19,8 +19,8 @@ from games.play import completion, reviews
 from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
-from games.tourneys.models import Status as TournamentStatus
-from games.tourneys.models import Tournament
+from games.tournaments.models import Status as TournamentStatus
+from games.tournaments.models import Tournament
 
 from . import learn, play, profiles, replay, tables
 from . import review as post_game

@@ -12,7 +12,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.handlers import buttons, commands, migration, tournaments
+from bot.handlers import buttons, commands, migration
 from server import logcontext
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,6 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("standings", commands.standings))
     app.add_handler(CommandHandler("lang", commands.lang))
     app.add_handler(CommandHandler("settings", commands.settings_command))
-    app.add_handler(CommandHandler("tournament", tournaments.tournament_command))
     # Buttons, one route per kind (the first character of the data: see bot.callbacks).
     app.add_handler(buttons.route("g", buttons.move))  # a move at the table
     app.add_handler(buttons.route("m", buttons.menu))  # a step of a private menu
@@ -48,8 +47,6 @@ def register(app: Application) -> None:
     app.add_handler(buttons.route("r", buttons.rules))  # /rules: the game picked
     app.add_handler(buttons.route("L", buttons.language))  # /lang
     app.add_handler(buttons.route("s", buttons.settings))  # /settings of a group
-    app.add_handler(buttons.route("t", tournaments.organise))  # /tournament's steps
-    app.add_handler(buttons.route("T", tournaments.announcement))  # sign up, withdraw…
     app.add_handler(CallbackQueryHandler(buttons.unknown))  # anything else is refused
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migration.chat_migrated))
     app.add_error_handler(log_error)

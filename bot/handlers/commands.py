@@ -1,5 +1,5 @@
 """Slash commands: /start /help /rules /new /cancel /stats /standings /lang /settings
-(/tournament is in ``bot.handlers.tournaments``)."""
+(/tournament is in ``bot.tournaments.handlers``)."""
 
 from __future__ import annotations
 

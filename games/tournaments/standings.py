@@ -1,106 +1,61 @@
-"""A Swiss tournament's standings, with the tie-breaks announced before it starts (issue 26:
-"tie-breaks announced in advance, e.g. opponents' scores").
-
-Players are ordered by points, then by each announced tie-break in turn:
-
-- ``buchholz``: the sum of the points of every opponent met at a table, once per meeting
-  (a strong field played counts); a bye meets nobody, so it adds nothing;
-- ``wins``: the number of first places (a shared first place counts as a win);
-- ``coin``: a coin tossed from the tournament's seed and the player, always last, so the
-  order is total and the same every time it is computed (no hidden order of arrival).
-
-``Standing`` carries every value it was ordered by, so a page can show why Anna is above
-Bruno.
-"""
+"""A tournament's standings, as the pure core computes them (issue 26: "the tournament has
+its own standings"). Swiss and knockout: points per place with the announced tie-breaks
+(``games.tournaments.pairing.ranking``); an arena: its points with streaks, the coin last."""
 
 from __future__ import annotations
 
-import hashlib
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import cast
 
-from games.tournaments.results import Player, RoundResult, place_points
-
-TIEBREAKS = ("buchholz", "wins", "coin")
-DEFAULT_TIEBREAKS = ("buchholz", "wins")
+from games.tournaments import rounds
+from games.tournaments.models import Format, Round, Tournament
+from games.tournaments.pairing import duplicate
+from games.tournaments.pairing.ranking import coin
 
 
 @dataclass(frozen=True)
-class Standing:
-    rank: int  # 1..n, never shared: the coin settles what the tie-breaks do not
-    player: Player
+class Row:
+    rank: int
+    player_id: int
     points: int
-    buchholz: int
-    wins: int
-    coin: float
     tiebreaks: tuple[tuple[str, float], ...]  # the announced order, with each value
-
-    @property
-    def key(self) -> tuple:
-        return (self.points, *(value for _, value in self.tiebreaks))
+    on_streak: bool = False
 
 
-def coin(seed: int, player: Player) -> float:
-    """A fair coin in [0, 1) from the seed and the player: stable across processes (the
-    hash of a string would change with PYTHONHASHSEED)."""
-    digest = hashlib.sha256(f"{seed}:{player!r}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") / 2**64
-
-
-def points_of(results: Sequence[RoundResult], bye_points: int) -> dict[Player, int]:
-    points: dict[Player, int] = defaultdict(int)
-    for round_ in results:
-        for table in round_.tables:
-            for player, rank in zip(table.players, table.ranks, strict=True):
-                points[player] += place_points(rank, len(table.players))
-        for player in round_.byes:
-            points[player] += bye_points
-    return points
-
-
-def standings(
-    results: Sequence[RoundResult],
-    *,
-    players: Iterable[Player] = (),
-    bye_points: int,
-    seed: int,
-    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
-) -> list[Standing]:
-    """Everyone who played, had a bye or is in ``players``, best first."""
-    unknown = set(tiebreaks) - set(TIEBREAKS)
-    if unknown:
-        raise ValueError(f"unknown tie-breaks: {sorted(unknown)}")
-    order = [name for name in tiebreaks if name != "coin"] + ["coin"]
-    points = points_of(results, bye_points)
-    everyone = dict.fromkeys(players)
-    buchholz: dict[Player, int] = defaultdict(int)
-    wins: dict[Player, int] = defaultdict(int)
-    for round_ in results:
-        everyone.update(dict.fromkeys(round_.byes))
-        for table in round_.tables:
-            everyone.update(dict.fromkeys(table.players))
-            for player, rank in zip(table.players, table.ranks, strict=True):
-                buchholz[player] += sum(points[o] for o in table.opponents(player))
-                wins[player] += rank == 1
-    rows = []
-    for player in everyone:
-        values = {
-            "buchholz": buchholz[player],
-            "wins": wins[player],
-            "coin": coin(seed, player),
-        }
-        rows.append((player, tuple((name, values[name]) for name in order), values))
-    rows.sort(key=lambda row: (points[row[0]], *(v for _, v in row[1])), reverse=True)
-    return [
-        Standing(
-            rank=i + 1,
-            player=player,
-            points=points[player],
-            buchholz=buchholz[player],
-            wins=wins[player],
-            coin=values["coin"],
-            tiebreaks=announced,
+def standings(tournament: Tournament) -> list[Row]:
+    players = list(
+        tournament.entries.order_by("created_at", "id").values_list("player_id", flat=True)
+    )
+    if tournament.format == Format.ARENA:
+        arena = rounds.arena_of(tournament)
+        scores = arena.scores()
+        order = sorted(
+            players, key=lambda p: (scores.get(p, 0), coin(tournament.seed, p)), reverse=True
         )
-        for i, (player, announced, values) in enumerate(rows)
+        return [
+            Row(i + 1, p, scores.get(p, 0), (("games", arena.games(p)),), arena.on_streak(p))
+            for i, p in enumerate(order)
+        ]
+    rules = rounds.swiss_rules(tournament)
+    rows = rules.standings(rounds.round_results(tournament), players)
+    return [
+        # The pairing's players are hashables; a tournament's are player ids.
+        Row(s.rank, cast(int, s.player), s.points, tuple(t for t in s.tiebreaks if t[0] != "coin"))
+        for s in rows
     ]
+
+
+def against_the_field(rnd: Round) -> dict[int, float]:
+    """A duplicate round's like-with-like comparison (issue 26, part 2): player id -> score
+    minus the mean of the others who held the same seat, with the same cards, at the
+    round's other tables of the same size. Only tables whose games ended with scores count;
+    a round dealt table by table has none."""
+    if rnd.seed is None:
+        return {}
+    scored: dict[object, list[tuple[Hashable, float]]] = {
+        t.number: list(zip(t.players, t.scores, strict=True))
+        for t in rnd.tables.all()
+        if not t.is_bye and t.scores and None not in t.scores
+    }
+    return cast(dict[int, float], duplicate.compare(scored))

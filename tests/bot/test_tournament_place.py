@@ -64,7 +64,7 @@ def test_issue_45_a_league_organiser_organises_in_the_leagues_group_without_bein
 ):
     from bot import callbacks
     from games.leagues.services import league_for_chat
-    from games.tourneys.models import Tournament
+    from games.tournaments.models import Tournament
     from tests.bot.tournament_play import club
 
     c = club(telegram, recorder)

@@ -12,8 +12,8 @@ from bot import callbacks
 from bot.models import RoundMessages, SeatMessage, TournamentMessages
 from games.play.models import Game, GameStatus, Player, Seat
 from games.play.table import Table as GameTable
-from games.tourneys import tasks as tourney_tasks
-from games.tourneys.models import Entry, Format, Round, RoundTable, Status, Tournament
+from games.tournaments import tasks as tourney_tasks
+from games.tournaments.models import Entry, Format, Round, RoundTable, Status, Tournament
 from tests.bot.tournament_play import club
 
 SITE = "https://catclub.example"
@@ -187,6 +187,21 @@ def test_a_tournament_due_with_too_few_players_is_called_off_in_the_group(telegr
     assert c.tournament().status == Status.CANCELLED
     assert "too few players signed up" in recorder.last(c.chat_id).text
     assert "Cancelled." in c.shown(announcement).text
+
+
+def test_issue_46_a_full_tournament_refuses_a_sign_up_tap_and_says_so(telegram, recorder, settings):
+    settings.TOURNAMENT_MAX_ENTRIES = 1
+    c = club(telegram, recorder)
+    announcement = c.organise(*swiss_steps())
+    anna, bruno = telegram.user("Anna"), telegram.user("Bruno")
+    c.sign_up([anna], announcement)
+    t = c.tournament()
+    t.refresh_from_db()
+    before = (list(Entry.objects.values_list("player_id", flat=True)), t.version)
+    query = c.tap(bruno, c.shown(announcement), callbacks.tournament(t.pk, "j"))
+    assert c.toast(query) == "This tournament is full."
+    t.refresh_from_db()
+    assert (list(Entry.objects.values_list("player_id", flat=True)), t.version) == before
 
 
 # -- whole tournaments ------------------------------------------------------------------------
@@ -379,7 +394,7 @@ def test_with_the_mini_app_the_seat_opens_it_and_a_game_without_secrets_is_playe
 def test_a_big_round_is_posted_within_telegrams_limits():
     """A round of 90 tables of players with the longest names, 30 of whom the bot cannot
     write to: several messages, each within 4096 characters and 100 buttons."""
-    from bot.render import tournament as render
+    from bot.tournaments import render as render
     from tests.bot.telegram_fake import parse_html
 
     t = Tournament(name="N" * 100, game_type="felix", format=Format.SWISS, round_count=5)
@@ -407,7 +422,8 @@ def test_a_big_round_is_posted_within_telegrams_limits():
 
 
 def test_a_round_is_told_once_and_a_lost_post_is_recovered(telegram, recorder):
-    from bot import sync, tournaments
+    from bot import sync
+    from bot.tournaments import posts as tournaments
 
     c = club(telegram, recorder)
     announcement = c.organise(*swiss_steps())

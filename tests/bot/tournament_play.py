@@ -16,7 +16,7 @@ from games.leagues.services import link_chat
 from games.play import tasks as play_tasks
 from games.play.models import Game, GameStatus
 from games.play.table import Table as GameTable
-from games.tourneys.models import Entry, Tournament
+from games.tournaments.models import Entry, Tournament
 from tests.bot.telegram_fake import FakeTelegram, FakeUser, Recorder, Shown
 from tests.factories import LeagueFactory
 

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from bench.tournament import random_places
 from games import catalog
-from games.tournaments.arena import Arena, ArenaRules
-from games.tournaments.duplicate import compare, round_seed
-from games.tournaments.knockout import Knockout, snake
-from games.tournaments.results import RoundResult, TableResult, count_repeats, place_points
-from games.tournaments.swiss import (
+from games.tournaments.pairing.arena import Arena, ArenaRules
+from games.tournaments.pairing.duplicate import compare, round_seed
+from games.tournaments.pairing.knockout import Knockout, snake
+from games.tournaments.pairing.results import RoundResult, TableResult, count_repeats, place_points
+from games.tournaments.pairing.swiss import (
     SwissRules,
     choose_byes,
     history,

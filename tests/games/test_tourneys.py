@@ -10,10 +10,10 @@ from django.utils import timezone
 from games.play import errors as play_errors
 from games.play import services
 from games.play.models import AbortReason, Game, GameStatus, Seat
-from games.tournaments.duplicate import round_seed
-from games.tourneys import entries, errors, rounds, tasks
-from games.tourneys.models import Entry, Format, Round, RoundTable, Status
-from games.tourneys.standings import standings
+from games.tournaments import entries, errors, rounds, tasks
+from games.tournaments.models import Entry, Format, Round, RoundTable, Status
+from games.tournaments.pairing.duplicate import round_seed
+from games.tournaments.standings import standings
 from tests.factories import PlayerFactory
 from tests.tourneys import after_commit, play_out, tournament
 
@@ -242,8 +242,8 @@ def test_issue_26_an_arena_seats_waiting_players_and_stops_at_its_close():
 def test_issue_26_an_arena_kept_as_json_between_steps_is_the_same_arena():
     import json
 
-    from games.tournaments.arena import Arena, ArenaRules
-    from games.tournaments.results import TableResult
+    from games.tournaments.pairing.arena import Arena, ArenaRules
+    from games.tournaments.pairing.results import TableResult
 
     def lobby():
         arena = Arena(4, 3, ArenaRules(wait_seconds=30))

@@ -16,9 +16,9 @@ from django.utils import timezone
 from games.play.models import Game, GameStatus, Move, MoveSource, Player, Seat
 from games.ratings.models import RatedGame, RatingChange
 from games.ratings.service import rate_game
-from games.tourneys import rounds
-from games.tourneys.models import Entry, RoundTable, Status, Tournament
-from games.tourneys.standings import standings
+from games.tournaments import rounds
+from games.tournaments.models import Entry, RoundTable, Status, Tournament
+from games.tournaments.standings import standings
 from server import background
 from tests.tourneys import after_commit, play_out, tournament
 

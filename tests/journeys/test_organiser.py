@@ -20,9 +20,9 @@ from django.utils import timezone
 
 from games.play.models import Game, GameStatus, Player, Seat
 from games.ratings.places import seat_places
-from games.tournaments.results import RoundResult, TableResult
-from games.tourneys import entries, rounds
-from games.tourneys.models import Entry, RoundTable, Status, Tournament
+from games.tournaments import entries, rounds
+from games.tournaments.models import Entry, RoundTable, Status, Tournament
+from games.tournaments.pairing.results import RoundResult, TableResult
 from server import background
 from tests.factories import PlayerFactory
 from tests.tourneys import play_out, tournament

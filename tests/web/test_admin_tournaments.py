@@ -8,7 +8,7 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import timezone
 
-from games.tourneys.models import Status, Tournament
+from games.tournaments.models import Status, Tournament
 from tests.factories import LeagueFactory
 from tests.tourneys import after_commit, tournament
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import catalog
 from games.play.models import Game
-from games.tourneys import rounds
+from games.tournaments import rounds
 from tests.tourneys import tournament
 from tests.web.browser import PHONE, fits_the_phone, shot
 from tests.web.seed import played, players

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from games import catalog
 from games.play import services
-from games.tourneys import rounds
+from games.tournaments import rounds
 from tests.tourneys import after_commit, tournament
 from tests.web.browser import PHONE, fits_the_phone, shot
 from tests.web.seed import Seeded, played, seed_league

@@ -21,8 +21,8 @@ from games.leagues.models import DEMO_DESCRIPTION, League, Season, year_name
 from games.play import services
 from games.play.models import Game, GameStatus
 from games.play.table import Table
-from games.tourneys import rounds
-from games.tourneys.models import Status as TournamentStatus
+from games.tournaments import rounds
+from games.tournaments.models import Status as TournamentStatus
 from tests.tourneys import after_commit, tournament
 from tests.web.seed import Seeded, played, seed_league
 from tests.web.test_every_page import PAGES

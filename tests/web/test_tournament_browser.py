@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.play.models import Game, GameStatus
-from games.tourneys import entries, rounds
-from games.tourneys.models import Entry, RoundTable, Status, Tournament
+from games.tournaments import entries, rounds
+from games.tournaments.models import Entry, RoundTable, Status, Tournament
 from tests.factories import PlayerFactory
 from tests.tourneys import play_out, tournament
 from tests.web.browser import fits_the_phone, phone_page, shot

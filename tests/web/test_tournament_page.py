@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.play.models import Game
-from games.tourneys import entries
-from games.tourneys.models import Entry, Format, RoundTable, Status, Tournament
+from games.tournaments import entries
+from games.tournaments.models import Entry, Format, RoundTable, Status, Tournament
 from tests.factories import PlayerFactory
 from tests.tourneys import after_commit, play_out, tournament
 from web.play import SESSION_AUTH_DATE, SESSION_KEY
@@ -29,7 +29,7 @@ def signed_in(player, **kwargs) -> Client:
 
 
 def test_issue_26_the_page_shows_entrants_tables_and_standings_without_hidden_cards():
-    from games.tourneys import rounds
+    from games.tournaments import rounds
 
     t, people = tournament(8)
     after_commit(rounds.advance, t.pk)
@@ -113,7 +113,7 @@ def test_issue_26_the_live_answer_costs_no_query_until_the_tournament_changes(
 ):
     from django.core.cache import cache
 
-    from games.tourneys import rounds
+    from games.tournaments import rounds
 
     cache.clear()
     t, people = tournament(7)
@@ -155,7 +155,7 @@ def test_issue_26_the_live_answer_refuses_bad_input_and_unknown_tournaments():
 
 
 def test_issue_26_a_beat_that_changes_nothing_leaves_the_version_alone():
-    from games.tourneys import rounds
+    from games.tournaments import rounds
 
     t, _ = tournament(8)
     after_commit(rounds.advance, t.pk)
@@ -166,7 +166,7 @@ def test_issue_26_a_beat_that_changes_nothing_leaves_the_version_alone():
 
 # --- Duplicate deals: like with like on the round ---------------------------------------------
 def test_issue_26_a_duplicate_round_compares_each_player_with_the_field_on_the_same_seat():
-    from games.tourneys import rounds
+    from games.tournaments import rounds
 
     t, people = tournament(12, duplicate_deals=True)
     after_commit(rounds.advance, t.pk)
@@ -205,7 +205,7 @@ def test_issue_26_a_duplicate_round_compares_each_player_with_the_field_on_the_s
 
 
 def test_issue_26_fewer_is_better_turns_the_comparison_round():
-    from games.tourneys import rounds
+    from games.tournaments import rounds
 
     t, people = tournament(8, game_type="smoking_cat", duplicate_deals=True)
     after_commit(rounds.advance, t.pk)

@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from games.leagues.models import LeagueMember
 from games.play.models import Player
-from games.tourneys import rounds
-from games.tourneys.models import Format, Status, Tournament
+from games.tournaments import rounds
+from games.tournaments.models import Format, Status, Tournament
 from tests.factories import LeagueFactory, PlayerFactory
-from tests.tourneys import after_commit, play_out, tournament
+from tests.tourneys import after_commit, finished_with_people, play_out, tournament
 from web import paging, telegram_login
 from web.play import SESSION_AUTH_DATE, SESSION_KEY
 
@@ -215,8 +215,17 @@ def test_issue_45_a_fresh_visitors_sign_up_leads_to_a_sign_in_that_works():
     assert "telegram.org" not in html  # nothing from outside unless the operator asks
     answer = visitor.post(reverse("web:signin"), {"name": "Newcomer Nina"})
     assert answer.status_code == 302 and answer["Location"] == detail
+    # Issue 46: a name is no identity that costs something; the page says what is (and
+    # offers a table), and a sign-up is refused until Nina has finished a game with people.
+    page = visitor.get(detail).content.decode()
+    assert 'value="join"' not in page and "first finish a game with other people" in page
+    assert reverse("web:play") in page
+    url = reverse("web:tournament-entry", args=[t.pk])
+    assert visitor.post(url, {"action": "join"}).status_code == 409
+    assert not t.entries.exists()
+    finished_with_people(Player.objects.get(display_name="Newcomer Nina"))
     assert 'value="join"' in visitor.get(detail).content.decode()
-    visitor.post(reverse("web:tournament-entry", args=[t.pk]), {"action": "join"})
+    visitor.post(url, {"action": "join"})
     assert t.entries.get().player.display_name == "Newcomer Nina"
 
 

@@ -1,6 +1,7 @@
 """Issue 45 in a real browser on a phone (390 px, light theme): the menu's Tournaments,
 the index, an organiser's form filled and sent, the new tournament's page; a newcomer who
-follows "Sign in to sign up", signs in under a name, signs up and sees a styled Withdraw.
+follows "Sign in to sign up", signs in under a name, is told a tournament needs more (issue
+46), finishes a game with people, signs up and sees a styled Withdraw.
 axe-core finds no serious violation, nothing scrolls sideways, nothing is asked of
 another site."""
 
@@ -12,9 +13,10 @@ import pytest
 from django.utils import timezone
 
 from games.leagues.models import LeagueMember
-from games.tourneys.models import Status, Tournament
+from games.play.models import Player
+from games.tournaments.models import Status, Tournament
 from tests.factories import LeagueFactory, PlayerFactory
-from tests.tourneys import tournament
+from tests.tourneys import finished_with_people, tournament
 from tests.web.browser import fits_the_phone, phone_page, shot
 from tests.web.test_accessibility import serious_violations
 from tests.web.test_tournament_browser import sign_in
@@ -85,6 +87,10 @@ def test_issue_45_a_newcomer_signs_in_signs_up_and_sees_a_styled_withdraw(
         page.get_by_label("Your name").fill("Nina Newcomer")
         page.get_by_role("button", name="Sign in").click()
         page.wait_for_url(f"{base}/tournaments/{t.pk}/")
+        # Issue 46: a name alone enters no tournament; a game finished with people does.
+        page.get_by_text("first finish a game with other people").wait_for()
+        finished_with_people(Player.objects.get(display_name="Nina Newcomer"))
+        page.reload()
         page.get_by_role("button", name="Sign up").click()
         page.get_by_text("You are signed up.").wait_for()
         withdraw = page.get_by_role("button", name="Withdraw")

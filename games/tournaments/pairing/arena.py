@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from games.tournaments.results import Player, TableResult
+from games.tournaments.pairing.results import Player, TableResult
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,9 @@ class ArenaRules:
     closes_at: float | None = None  # the end of the time window (the caller's clock)
 
 
-def place_points(rank: int, table_size: int) -> int:
+def arena_points(rank: int, table_size: int) -> int:
+    """An arena's points for a place, before the streak: ``table size - place``, unlike the
+    Swiss scale of ``results.place_points``."""
     return table_size - rank
 
 
@@ -87,7 +89,7 @@ class Arena:
         n = len(result.players)
         for player, rank in zip(result.players, result.ranks, strict=True):
             streak = self._streak.get(player, 0)
-            points = place_points(rank, n)
+            points = arena_points(rank, n)
             if streak >= self.rules.streak_wins:
                 points *= self.rules.streak_factor
             self._streak[player] = streak + 1 if rank == 1 else 0

@@ -11,8 +11,8 @@ from celery import shared_task
 from django.db.models import Q
 from django.utils import timezone
 
-from games.tourneys import rounds
-from games.tourneys.models import Status, Tournament
+from games.tournaments import rounds
+from games.tournaments.models import Status, Tournament
 
 log = logging.getLogger(__name__)
 

@@ -24,3 +24,22 @@ class NotEntered(GameError):
 class TournamentOver(GameError):
     code = "tournament_over"
     message = _("This tournament is over.")
+
+
+# Issue 46: a tournament entry needs an identity that costs something, and sign-ups are
+# limited per address and per tournament (``games.tournaments.entry_guard``).
+class EntryNeedsIdentity(GameError):
+    code = "entry_needs_identity"
+    message = _(
+        "To enter a tournament, sign in with Telegram, or first finish a game with other people."
+    )
+
+
+class TooManySignUps(GameError):
+    code = "too_many_signups"
+    message = _("Too many tournament sign-ups from your connection. Try again in an hour.")
+
+
+class TournamentFull(GameError):
+    code = "tournament_full"
+    message = _("This tournament is full.")

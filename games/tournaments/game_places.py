@@ -1,5 +1,5 @@
-"""A finished table's places for the tournament (issue 26: "a player who does not show is
-forfeited for that round"; issue 45: the round agrees with its game).
+"""The places a finished game gives its tournament table (issue 26: "a player who does not
+show is forfeited for that round"; issue 45: the round agrees with its game).
 
 The places are the game's, as the ratings and the game's page count them
 (``games.ratings.places``): the engine's ranks, and a forfeit (a player who did not show,
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from games.play.models import Game, GameStatus, Seat
 from games.ratings.places import seat_places
-from games.tournaments.results import TableResult
 
 
 def places(game: Game, seats: list[Seat]) -> dict[int, tuple[int, float | None]] | None:
@@ -34,7 +33,3 @@ def places(game: Game, seats: list[Seat]) -> dict[int, tuple[int, float | None]]
             float(score) if isinstance(score, (int, float)) else None,
         )
     return out
-
-
-def table_result(players: list[int], ranks: list[int]) -> TableResult:
-    return TableResult(tuple(players), tuple(ranks))

@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from statistics import mean
 
-from games.tournaments.results import Player
+from games.tournaments.pairing.results import Player
 
 # Seeds stay below 2**31: they travel in JSON and in the engines' stored states.
 SEED_BOUND = 2**31

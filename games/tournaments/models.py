@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games import catalog
-from games.tournaments.standings import DEFAULT_TIEBREAKS, TIEBREAKS
+from games.tournaments.pairing.ranking import DEFAULT_TIEBREAKS, TIEBREAKS
 
 
 class Format(models.TextChoices):
@@ -82,9 +82,9 @@ class Tournament(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    # The arena's lobby between two beats (``games.tournaments.arena.Arena.snapshot``).
+    # The arena's lobby between two beats (``games.tournaments.pairing.arena.Arena.snapshot``).
     arena_state = models.JSONField(_("arena state"), null=True, blank=True, editable=False)
-    # Moves with every change its page shows (``games.tourneys.live``): entries, rounds,
+    # Moves with every change its page shows (``games.tournaments.live``): entries, rounds,
     # places, status. The open pages compare it, not the rows.
     version = models.PositiveIntegerField(_("version"), default=0, editable=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -162,7 +162,7 @@ class Entry(models.Model):
     paused = models.BooleanField(_("paused"), default=False)  # arena only
     # The player's last sign of being there (signing up, the tournament's page open): a
     # round's seat of a player not seen lately goes to a computer when the round starts
-    # (``games.tourneys.rounds``, issue 45).
+    # (``games.tournaments.rounds``, issue 45).
     seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
 
     class Meta:

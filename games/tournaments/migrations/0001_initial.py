@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import games.catalog
-import games.tourneys.models
+import games.tournaments.models
 from django.db import migrations, models
 
 
@@ -29,8 +29,8 @@ class Migration(migrations.Migration):
                 ('starts_at', models.DateTimeField(verbose_name='starts at')),
                 ('status', models.CharField(choices=[('scheduled', 'scheduled'), ('signup', 'sign-up open'), ('running', 'running'), ('finished', 'finished'), ('cancelled', 'cancelled')], default='signup', max_length=10, verbose_name='status')),
                 ('duplicate_deals', models.BooleanField(default=False, help_text='Swiss: every table of a round plays the same deal.', verbose_name='duplicate deals')),
-                ('seed', models.BigIntegerField(default=games.tourneys.models.new_seed, editable=False, verbose_name='seed')),
-                ('tiebreaks', models.JSONField(default=games.tourneys.models.default_tiebreaks, verbose_name='tie-breaks')),
+                ('seed', models.BigIntegerField(default=games.tournaments.models.new_seed, editable=False, verbose_name='seed')),
+                ('tiebreaks', models.JSONField(default=games.tournaments.models.default_tiebreaks, verbose_name='tie-breaks')),
                 ('chat_id', models.BigIntegerField(blank=True, null=True, verbose_name='chat id')),
                 ('arena_state', models.JSONField(blank=True, editable=False, null=True, verbose_name='arena state')),
                 ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),

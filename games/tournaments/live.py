@@ -18,7 +18,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 
-from games.tourneys.models import Tournament
+from games.tournaments.models import Tournament
 
 CACHE_SECONDS = 2.0
 

@@ -34,8 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from games.tournaments.results import TOP_POINTS, Player, RoundResult
-from games.tournaments.standings import DEFAULT_TIEBREAKS, Standing, standings
+from games.tournaments.pairing.ranking import DEFAULT_TIEBREAKS, Standing, standings
+from games.tournaments.pairing.results import TOP_POINTS, Player, RoundResult
 
 # Enough for an exhaustive search of a dozen players, and a few tenths of a second at most.
 SEARCH_BUDGET = 100_000

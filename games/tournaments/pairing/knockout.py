@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.tournaments.results import Player, TableResult
+from games.tournaments.pairing.results import Player, TableResult
 
 
 @dataclass(frozen=True)

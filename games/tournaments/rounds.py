@@ -21,15 +21,15 @@ from django.utils import timezone
 
 from games.play import services as play
 from games.play.models import ENDED_STATUSES, Move, MoveSource, Player, Seat
-from games.tournaments import duplicate
-from games.tournaments.arena import Arena, ArenaRules
-from games.tournaments.knockout import Knockout, KnockoutRound
-from games.tournaments.results import RoundResult, TableResult
-from games.tournaments.swiss import SwissRules, next_round
-from games.tourneys import entries, live
-from games.tourneys.models import Entry, Format, Round, RoundTable, Status, Tournament
-from games.tourneys.signals import round_started, tournament_cancelled, tournament_finished
-from games.tourneys.table_results import places
+from games.tournaments import entries, live
+from games.tournaments.game_places import places
+from games.tournaments.models import Entry, Format, Round, RoundTable, Status, Tournament
+from games.tournaments.pairing import duplicate
+from games.tournaments.pairing.arena import Arena, ArenaRules
+from games.tournaments.pairing.knockout import Knockout, KnockoutRound
+from games.tournaments.pairing.results import RoundResult, TableResult
+from games.tournaments.pairing.swiss import SwissRules, next_round
+from games.tournaments.signals import round_started, tournament_cancelled, tournament_finished
 
 
 def advance(tournament_id: int, now=None) -> Tournament | None:

@@ -1,13 +1,13 @@
 """/tournament (issue 26): a group's administrators organise a tournament of the group's
 league in a few taps (the game, the format, the rounds or the duration, the start), and
 the last tap turns the organiser's message into the tournament's announcement: sign-up and
-withdrawal by button (``games.tourneys.entries``, its refusals as the tap's answer), the
+withdrawal by button (``games.tournaments.entries``, its refusals as the tap's answer), the
 administrators' "start now" and "cancel", and the tournament's page.
 
 Every tap is checked again in full: an organiser's step by an administrator of the group
 it is in, with choices the bot offers (``bot.callbacks.organising``); an announcement's
 button against its tournament and its group. The announcement is edited by the tap that
-changed it, and by the tournament's news (``bot.tournaments``).
+changed it, and by the tournament's news (``bot.tournaments.posts``).
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from telegram import Update
-from telegram.ext import ContextTypes
+from telegram.ext import Application, CommandHandler, ContextTypes
 
-from bot import callbacks, tournaments
+from bot import callbacks
 from bot.callbacks import Organising
+from bot.handlers import buttons
 from bot.handlers.commands import chat_settings_for, reply_language, signin_url
 from bot.handlers.common import (
     Reply,
@@ -37,15 +38,15 @@ from bot.handlers.common import (
 )
 from bot.keyboard import Button, Rows, grid
 from bot.models import TournamentMessages
-from bot.render import tournament as render
 from bot.render.common import esc
+from bot.tournaments import posts, render
 from games import catalog
 from games.leagues.services import league_for_chat, organised_leagues
 from games.play.errors import GameError
 from games.play.tasks import schedule
-from games.tourneys import entries, rounds
-from games.tourneys import tasks as tourney_tasks
-from games.tourneys.models import Format, Status, Tournament
+from games.tournaments import entries, rounds
+from games.tournaments import tasks as tourney_tasks
+from games.tournaments.models import Format, Status, Tournament
 
 ROUND_CHOICES = (2, 3, 4, 5, 6)  # a Swiss tournament's rounds
 MINUTE_CHOICES = (10, 20, 30, 60)  # an arena's window
@@ -244,7 +245,7 @@ def _organise(user, chat, message_id: int, arg: str) -> Reply:
         if isinstance(created, str):
             return Reply(created)
         toast = "🏆 " + _("Tournament announced: sign-up is open.")
-    return Reply(toast, edit=tournaments.announcement(created))
+    return Reply(toast, edit=posts.announcement(created))
 
 
 def create(chat, player, choice: Organising, message_id: int, language: str):
@@ -310,7 +311,7 @@ def _announcement(user, chat_id: int, message_id: int, data, admin: bool) -> Rep
         tournament=t, chat_id=chat_id, announcement_id=message_id
     ).exists()
     t.refresh_from_db()
-    return Reply(toast, alert=alert, edit=tournaments.announcement(t) if announced else None)
+    return Reply(toast, alert=alert, edit=posts.announcement(t) if announced else None)
 
 
 def _act(t: Tournament, player, op: str, admin: bool) -> tuple[str, bool]:
@@ -358,3 +359,14 @@ def _start_now(t: Tournament) -> str:
         return _("The tournament has started already.")
     schedule(tourney_tasks.advance, t.pk)
     return _("The tournament starts!")
+
+
+def register(app: Application) -> None:
+    """/tournament and the buttons of its steps ("t") and of the announcements ("T"),
+    added by ``bot.application`` after ``bot.handlers.register``: the button routes go
+    ahead of the catch-all that refuses the buttons it does not know."""
+    app.add_handler(CommandHandler("tournament", tournament_command))
+    routes = [buttons.route("t", organise), buttons.route("T", announcement)]
+    handlers = app.handlers[0]
+    for route in reversed(routes):
+        handlers.insert(0, route)

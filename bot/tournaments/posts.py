@@ -1,4 +1,4 @@
-"""A tournament in its group (issue 26): the bot's side of ``games.tourneys``' signals.
+"""A tournament in its group (issue 26): the bot's side of ``games.tournaments``' signals.
 
 ``round_started`` queues ``post_round``: the round's tables in the group (each with a
 button to its live table; the players the bot cannot write to are named, with the link to
@@ -30,14 +30,14 @@ from django.utils.connection import ConnectionProxy
 
 from bot import cachekeys, chats, transport
 from bot.models import ChatSettings, RoundMessages, TournamentMessages
-from bot.render import tournament as render
 from bot.sender import DEFER_AFTER, Deferred, Result, Sender
+from bot.tournaments import render
 from games.play import services
 from games.play.models import Player
 from games.play.tasks import schedule
-from games.tourneys import rounds
-from games.tourneys.models import Entry, Round, RoundTable, Status, Tournament
-from games.tourneys.standings import standings
+from games.tournaments import rounds
+from games.tournaments.models import Entry, Round, RoundTable, Status, Tournament
+from games.tournaments.standings import standings
 from server.links import absolute
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,9 @@
 """Signing up for a tournament, withdrawing, pausing in an arena (issue 26).
 
 Who may sign up is who may sit at the league's tables (``games.play.services``): nobody
-banned, and a completion record at the league's minimum. Signing up makes the player a
+banned, and a completion record at the league's minimum; and, since a completion record
+stops no newcomer, a player with an identity that costs something, within the limits per
+address and per tournament (``entry_guard``, issue 46). Signing up makes the player a
 member of the league, as playing one of its games does. Sign-up is open while the
 tournament takes sign-ups, and in an arena while it runs too (an arena is joined at any
 time); a withdrawal is possible until it ends: a withdrawn player is seated no more, and a
@@ -19,8 +21,8 @@ from django.utils import timezone
 from games.leagues.models import LeagueMember
 from games.play import services as play
 from games.play.models import Game, GameStatus, Player
-from games.tourneys import errors, live
-from games.tourneys.models import Entry, Format, Status, Tournament
+from games.tournaments import entry_guard, errors, live
+from games.tournaments.models import Entry, Format, Status, Tournament
 
 
 def may_sign_up(tournament: Tournament) -> bool:
@@ -47,28 +49,36 @@ def _entered(tournament: Tournament, player: Player) -> Entry:
     return entry
 
 
-def sign_up(tournament: Tournament, player: Player) -> Entry:
-    """Enter ``player`` (again, after a withdrawal: the entry comes back)."""
+def sign_up(tournament: Tournament, player: Player, *, address: str | None = None) -> Entry:
+    """Enter ``player`` (again, after a withdrawal: the entry comes back). ``address``: the
+    client network a web sign-up comes from, for its limit (``entry_guard``); none from
+    the bot. Every refusal comes before anything is written."""
     play.check_not_banned(player)
     with transaction.atomic():
         tournament = _lock(tournament)
         if not may_sign_up(tournament):
             raise errors.SignUpClosed()
+        entry_guard.check_identity(player)
         play.check_completion(tournament.league, player)
         entry = Entry.objects.filter(tournament=tournament, player=player).first()
         if entry is not None and entry.withdrawn_at is None:
             raise errors.AlreadyEntered()
-        if entry is None:
-            entry = Entry.objects.create(
-                tournament=tournament, player=player, seen_at=timezone.now()
-            )
-        else:
-            entry.withdrawn_at = None
-            entry.paused = False
-            entry.seen_at = timezone.now()
-            entry.save(update_fields=["withdrawn_at", "paused", "seen_at"])
-        LeagueMember.objects.get_or_create(league=tournament.league, player=player)
-        live.touch(tournament.pk)
+        entry_guard.check_room(tournament)
+        with entry_guard.address_slot(address):
+            return _enter(tournament, player, entry)
+
+
+def _enter(tournament: Tournament, player: Player, entry: Entry | None) -> Entry:
+    """The entry made (or back), inside ``sign_up``'s transaction."""
+    if entry is None:
+        entry = Entry.objects.create(tournament=tournament, player=player, seen_at=timezone.now())
+    else:
+        entry.withdrawn_at = None
+        entry.paused = False
+        entry.seen_at = timezone.now()
+        entry.save(update_fields=["withdrawn_at", "paused", "seen_at"])
+    LeagueMember.objects.get_or_create(league=tournament.league, player=player)
+    live.touch(tournament.pk)
     return entry
 
 

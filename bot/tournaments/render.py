@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from bot import callbacks
 from bot.keyboard import Button, Rows, grid
 from bot.render.common import MEDALS, esc, join
-from games.tourneys.models import Format, Status, Tournament
+from games.tournaments.models import Format, Status, Tournament
 from server.links import absolute
 
 # Telegram's limits (4096 characters, 100 buttons): a round of many tables is posted in

@@ -1,9 +1,9 @@
 """A tournament's game ended: its tournament takes a step in a worker. Connected by
-``games.tourneys.apps``."""
+``games.tournaments.apps``."""
 
 from games.play.tasks import schedule
-from games.tourneys.models import RoundTable
-from games.tourneys.tasks import advance
+from games.tournaments.models import RoundTable
+from games.tournaments.tasks import advance
 
 
 def on_game_ended(sender, game_id: int, **kwargs) -> None:
