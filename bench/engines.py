@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m bench.engines [--seconds S] [--versus SLUG] [slug ...]``.
+"""Engine benchmark: ``python -m bench engines [--seconds S] [--versus SLUG] [slug ...]``.
 
 Prints one line per game::
 
@@ -49,6 +49,8 @@ import random
 import time
 
 from games import catalog
+
+SUMMARY = "the game engines alone: games/s, µs per action, state size"
 
 # CPU time of this process: see the module's docstring.
 clock = time.process_time
@@ -186,7 +188,9 @@ def bench_openspiel_hearts(seconds: float, seed: int = 1) -> dict | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench engines", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("slugs", nargs="*", default=list(catalog.slugs()))
     parser.add_argument("--seconds", type=float, default=3.0, help="per game")
     parser.add_argument(
