@@ -35,7 +35,7 @@ def main(argv: list[str]) -> None:
         project.setup()
     module = importlib.import_module(bench.module)
     if bench.command:
-        module.Command().run_from_argv([f"python -m bench {name}", name, *rest])
+        module.Command().run_from_argv(["python -m bench", name, *rest])
     else:
         module.main(rest)
 
