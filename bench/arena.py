@@ -32,6 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from statistics import mean
 
 from bench.harness.stats import nearest_rank as percentile
+from bench.harness.stats import say
 from games import catalog
 from games.computers import RandomStrategy, needs_history, strategies
 
@@ -237,7 +238,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
             t = table(slug, n, hero, args.opponent, games, args.jobs, args.first)
             tables.append(t)
             for line in report(t):
-                print(line, flush=True)
+                say(line)
     return tables
 
 

@@ -48,6 +48,7 @@ import json
 import random
 import time
 
+from bench.harness.stats import say
 from games import catalog
 
 SUMMARY = "the game engines alone: games/s, µs per action, state size"
@@ -220,9 +221,9 @@ def main(argv: list[str] | None = None) -> None:
             line = f"{name} us/action={hearts[key]:.2f}"
             if versus in results:
                 line += f" ratio={results[versus]['us_per_action'] / hearts[key]:.2f}"
-            print(line, flush=True)
+            say(line)
     floor = drive(NullRules(), 4, args.seconds)
-    print(f"python_loop us/action={floor['us_per_action']:.2f}", flush=True)
+    say(f"python_loop us/action={floor['us_per_action']:.2f}")
     fast = {}
     for slug in args.slugs:
         kind = catalog.get(slug)

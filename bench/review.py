@@ -22,6 +22,7 @@ import time
 from importlib import import_module
 
 from bench.harness.stats import at_fraction as percentile
+from bench.harness.stats import say
 from games import catalog
 from games.computers import act
 from games.computers.review import BLUNDER, INACCURACY, MISTAKE, Played, review_game
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     for slug in args.slugs or list(GAMES):
         for line in bench(slug, args.games, args.scale, args.max_decisions):
-            print(line, flush=True)
+            say(line)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ import time
 
 from bench.harness.games import arena_game, swiss_game
 from bench.harness.stats import nearest_rank as percentile
+from bench.harness.stats import say
 from games import catalog
 from games.tournaments.arena import Arena, ArenaRules
 from games.tournaments.results import RoundResult, TableResult, count_repeats
@@ -178,7 +179,7 @@ def main(argv: list[str] | None = None) -> list[str]:
         f" compute_p95_ms={a['compute_p95_ms']:.3f}",
     ]
     for line in lines:
-        print(line, flush=True)
+        say(line)
     return lines
 
 
@@ -201,7 +202,7 @@ def through_the_pipeline(args) -> list[str]:
             strategy=args.strategy,
             workers=args.workers,
             timeout=args.timeout,
-            report=lambda line: print(line, flush=True),
+            report=say,
             only=args.only,
         )
     except (tournament_pipeline.BenchFailed, RuntimeError) as exc:
