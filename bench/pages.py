@@ -196,4 +196,4 @@ def explain(connection, slowest) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit("python -m bench pages: the entry point sets Django up first")
