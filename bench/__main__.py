@@ -1,41 +1,43 @@
-"""``python -m bench pipeline|soak|taps|abuse|watchers|tournament|review|collusion [options]``: the
-benchmarks that run the Django project, and two pure ones started the same way: the
-tournament bench (its pure part needs no Django yet) and the post-game review's cost
-(``review``). The other pure ones run on their own: ``python -m bench.engines``,
-``python -m bench.arena``."""
+"""``python -m bench <name> [options]``: runs one bench; ``python -m bench`` (or ``--list``)
+lists them all with what each measures. ``python -m bench <name> --help``: its options.
+
+The benches are found by ``bench.registry`` (a module with ``main(argv)`` or a Django
+``Command``). Django is set up here for the benches that need it, before their module is
+imported; the pure ones run without it."""
+
+from __future__ import annotations
 
 import importlib
-import os
 import sys
 
-import django
+from bench import registry
+
+
+def listing(benches: dict[str, registry.Bench]) -> str:
+    width = max(map(len, benches), default=0)
+    lines = ["usage: python -m bench <name> [options]   (<name> --help: its options)", ""]
+    lines += [f"  {b.name:<{width}}  {b.summary}" for b in benches.values()]
+    return "\n".join(lines)
 
 
 def main(argv: list[str]) -> None:
-    pure = {
-        "tournament": "bench.tournament",
-        "review": "bench.review",
-        "collusion": "bench.collusion",  # issue 48
-    }
-    if argv and argv[0] in pure:
-        # Imported here: they need no Django, which the other benchmarks set up first.
-        importlib.import_module(pure[argv[0]]).main(argv[1:])
+    benches = registry.benches()
+    if not argv or argv[0] in ("--list", "-l", "--help", "-h"):
+        print(listing(benches))
         return
-    if not argv or argv[0] not in ("pipeline", "soak", "taps", "abuse", "watchers"):
-        sys.exit(__doc__)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
-    # Imported once Django is set up: the benchmarks import the models.
-    from bench import abuse, pipeline, soak, taps, watchers
+    name, rest = argv[0], argv[1:]
+    if name not in benches:
+        sys.exit(f"python -m bench: no bench {name!r}\n\n{listing(benches)}")
+    bench = benches[name]
+    if bench.django:
+        from bench.harness import project
 
-    modules = {
-        "pipeline": pipeline,
-        "soak": soak,
-        "taps": taps,
-        "abuse": abuse,
-        "watchers": watchers,
-    }
-    modules[argv[0]].Command().run_from_argv(["python -m bench", *argv])
+        project.setup()
+    module = importlib.import_module(bench.module)
+    if bench.command:
+        module.Command().run_from_argv(["python -m bench", name, *rest])
+    else:
+        module.main(rest)
 
 
 if __name__ == "__main__":

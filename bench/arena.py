@@ -1,4 +1,4 @@
-"""Computer players against each other: ``python -m bench.arena [options] [slug ...]``.
+"""Computer players against each other: ``python -m bench arena [options] [slug ...]``.
 
 A table seats one player of the *hero* kind and the *opponent* kind everywhere else; the
 hero's seat rotates with the game number and every game has its own seed, so each
@@ -31,8 +31,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from statistics import mean
 
+from bench.harness.stats import nearest_rank as percentile
+from bench.harness.stats import say
 from games import catalog
 from games.computers import RandomStrategy, needs_history, strategies
+
+SUMMARY = "computer players against each other: win share ± 95% CI, mean rank, decision times"
 
 Z95 = 1.959963984540054
 
@@ -46,14 +50,6 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-th percentile (nearest rank) of ``values``."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
 
 
 # Budgets are counted on the process's CPU clock: "50 ms per decision" is 50 ms of one
@@ -213,7 +209,9 @@ def report(t: dict) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench arena", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("slugs", nargs="*", help="default: every game that has both levels")
     parser.add_argument("--hero", default="hard")
     parser.add_argument("--vs", default="normal", dest="opponent")
@@ -240,7 +238,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
             t = table(slug, n, hero, args.opponent, games, args.jobs, args.first)
             tables.append(t)
             for line in report(t):
-                print(line, flush=True)
+                say(line)
     return tables
 
 

@@ -21,6 +21,8 @@ import time
 from games import catalog
 from games.moderation.collusion import Game, placements, signals
 
+SUMMARY = "the collusion statistic: false alarms over honest games, a planted pair found"
+
 BENEFICIARY, PARTNER = 0, 1
 
 

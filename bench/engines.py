@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m bench.engines [--seconds S] [--versus SLUG] [slug ...]``.
+"""Engine benchmark: ``python -m bench engines [--seconds S] [--versus SLUG] [slug ...]``.
 
 Prints one line per game::
 
@@ -48,7 +48,10 @@ import json
 import random
 import time
 
+from bench.harness.stats import say
 from games import catalog
+
+SUMMARY = "the game engines alone: games/s, µs per action, state size"
 
 # CPU time of this process: see the module's docstring.
 clock = time.process_time
@@ -186,7 +189,9 @@ def bench_openspiel_hearts(seconds: float, seed: int = 1) -> dict | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench engines", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("slugs", nargs="*", default=list(catalog.slugs()))
     parser.add_argument("--seconds", type=float, default=3.0, help="per game")
     parser.add_argument(
@@ -216,9 +221,9 @@ def main(argv: list[str] | None = None) -> None:
             line = f"{name} us/action={hearts[key]:.2f}"
             if versus in results:
                 line += f" ratio={results[versus]['us_per_action'] / hearts[key]:.2f}"
-            print(line, flush=True)
+            say(line)
     floor = drive(NullRules(), 4, args.seconds)
-    print(f"python_loop us/action={floor['us_per_action']:.2f}", flush=True)
+    say(f"python_loop us/action={floor['us_per_action']:.2f}")
     fast = {}
     for slug in args.slugs:
         kind = catalog.get(slug)

@@ -35,12 +35,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 from django.utils import timezone
 
-from bench.worker import COUNTER_KEY, UPDATES_CHANNEL, start_workers, stop_workers
+from bench.harness.workers import COUNTER_KEY, UPDATES_CHANNEL, start_workers, stop_workers
 from config.celery import app
 from games import catalog
 from games.computers import act
 from games.play import errors, services
 from games.play.models import Game, GameStatus, Move, MoveStatus, Player, Seat
+
+SUMMARY = "many concurrent games through the real pipeline: moves/s, latency, queries per move"
 
 BENCH_CHAT_BASE = -9_000_000_000
 

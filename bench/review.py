@@ -21,9 +21,13 @@ import statistics
 import time
 from importlib import import_module
 
+from bench.harness.stats import at_fraction as percentile
+from bench.harness.stats import say
 from games import catalog
 from games.computers import act
 from games.computers.review import BLUNDER, INACCURACY, MISTAKE, Played, review_game
+
+SUMMARY = "the post-game review's cost: p50/p95 seconds per game"
 
 # The games with a search player (the hard level), their engine's and computers' modules,
 # and the table size measured (the usual table).
@@ -47,11 +51,6 @@ def play(rules, strategy, n: int, seed: int) -> list[Played]:
         rules.apply(state, seat, action)
         moves.append(Played(seat, action))
     return moves
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def bench(slug: str, games: int, scale: float, max_decisions: int) -> list[str]:
@@ -88,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     for slug in args.slugs or list(GAMES):
         for line in bench(slug, args.games, args.scale, args.max_decisions):
-            print(line, flush=True)
+            say(line)
 
 
 if __name__ == "__main__":

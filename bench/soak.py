@@ -19,7 +19,7 @@ is retried, an update the bot fetched but did not confirm is served again.
 
 Everything runs on its own: a Redis server on a free port, Celery workers consuming every
 queue the settings route to, Celery beat (the sweep and the sync recovery), the web and
-bot processes, and the Bot API (``bench.soak_telegram``) on loopback. The database is
+bot processes, and the Bot API (``bench.harness.telegram``) on loopback. The database is
 PostgreSQL (``DATABASE_URL``, migrated). After the play time the faults stop, the soak
 waits for the pipeline to drain, taps once more in every running game to prove it still
 takes a move, and checks:
@@ -58,8 +58,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.utils import translation
 
-from bench.soak_services import Services, wait_until
-from bench.soak_telegram import SoakTelegram
+from bench.harness.processes import wait_until
+from bench.harness.services import Services
+from bench.harness.stats import percentiles_ms as percentiles
+from bench.harness.telegram import SoakTelegram
 from bot.callbacks import BadData, decode
 from bot.render import renderer
 from games import catalog
@@ -68,6 +70,10 @@ from games.play.table import Table
 from tests.bot.leaks import check_calls
 from tests.bot.telegram_fake import FakeTelegram, FakeUser, Shown
 from tests.workers import test_database_url as database_url
+
+SUMMARY = (
+    "a fault soak through real bot, web and worker processes: every tap answered, nothing lost"
+)
 
 # The soak's own corner of the database: its groups and users, removed before each run.
 CHAT_BASE = -7_000_000_000
@@ -130,17 +136,6 @@ class Group:
     @property
     def game_id(self) -> int | None:
         return self.games[-1] if self.games else None
-
-
-def percentiles(values: list[float]) -> str:
-    if not values:
-        return "p50=- p95=- p99=-"
-    ordered = sorted(values)
-
-    def pct(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
-
-    return f"p50={pct(50):.0f} p95={pct(95):.0f} p99={pct(99):.0f}"
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""``python -m bench.table [--games N] [--game SLUG]``: the web table's latency on the
+"""``python -m bench table [--games N] [--game SLUG]``: the web table's latency on the
 embedded default (SQLite, tasks in-process), measured as a browser lives it, and the taps
 a person makes.
 
@@ -29,7 +29,6 @@ import json
 import os
 import random
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -40,17 +39,15 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from bench.harness.ports import free_port
+from bench.harness.stats import interpolated as percentile
 from games import catalog
+
+SUMMARY = "the web table on the embedded server: click → screen, move → computer's move, taps"
 
 ROOT = Path(__file__).resolve().parents[1]
 PICKS = re.compile(r'<script id="picks" type="application/json">(.*?)</script>', re.S)
 VERSION = re.compile(r'data-version="(\d+)"')
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Browser:
@@ -195,12 +192,10 @@ def version(state: dict) -> int:
     return int(VERSION.search(state["html"]).group(1))
 
 
-def percentile(values: list[float], p: float) -> float:
-    return statistics.quantiles(values, n=100)[int(p) - 1] if len(values) > 1 else values[0]
-
-
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench table", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--game", action="append", default=[])
     args = parser.parse_args(argv)

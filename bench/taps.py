@@ -30,12 +30,15 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bench.soak import percentiles
-from bench.soak_services import wait_until
-from bench.soak_telegram import SoakTelegram
-from bench.table import free_port
+from bench.harness.ports import free_port
+from bench.harness.processes import wait_until
+from bench.harness.stats import floor_rank
+from bench.harness.stats import percentiles_ms as percentiles
+from bench.harness.telegram import SoakTelegram
 from games import catalog
 from tests.bot.telegram_fake import FakeTelegram, FakeUser, Shown
+
+SUMMARY = "four people tapping as fast as they can in each game: tap → answer"
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "777001:TAPS-BENCH-TOKEN"
@@ -82,8 +85,7 @@ def figures(latencies: list[float]) -> str:
 
 
 def p99(latencies: list[float]) -> float:
-    ordered = sorted(latencies)
-    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else 0.0
+    return floor_rank(latencies, 99)
 
 
 class Command(BaseCommand):

@@ -2,8 +2,8 @@
 
 By default through the real pipeline (``bench.tournament_pipeline``: PostgreSQL, Redis,
 Celery workers, the games played by computers): a 128-player Swiss, 5 rounds, tables of
-4, then a 64-player, 30-minute Arena, each of a game the catalog has for it (``swiss_game``,
-``arena_game``). One line per tournament::
+4, then a 64-player, 30-minute Arena, each of a game the catalog has for it
+(``bench.harness.games``). One line per tournament::
 
     tournament swiss players=128 rounds=5 pairing_ms_max=<x> repeats=<k> total_s=<x>
         round_gap_ms_max=<x> games=<k>
@@ -36,29 +36,25 @@ from __future__ import annotations
 
 import argparse
 import heapq
-import os
 import random
 import sys
 import time
 
-import django
-
+from bench.harness.games import arena_game, swiss_game
+from bench.harness.stats import nearest_rank as percentile
+from bench.harness.stats import say
 from games import catalog
 from games.tournaments.pairing.arena import Arena, ArenaRules
 from games.tournaments.pairing.results import RoundResult, TableResult, count_repeats
 from games.tournaments.pairing.swiss import SwissRules, history, next_round
 
+SUMMARY = (
+    "Swiss pairing and arena seating: pairing ms, repeats, reseat p50/p95 (--pure: no database)"
+)
+
 FULL = {"swiss": (128, 5), "arena": (64, 30)}
 SHORT = {"swiss": (32, 3), "arena": (16, 20)}  # the pure simulation's
 PIPELINE_SHORT = {"swiss": (16, 3), "arena": (8, 1)}
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-th percentile (nearest rank)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, -(-len(ordered) * q // 100) - 1))]
 
 
 def random_places(tables, rng: random.Random) -> tuple[TableResult, ...]:
@@ -68,18 +64,6 @@ def random_places(tables, rng: random.Random) -> tuple[TableResult, ...]:
         rng.shuffle(ranks)
         results.append(TableResult(tuple(table), tuple(ranks)))
     return tuple(results)
-
-
-def swiss_game() -> str:
-    """The Swiss's game: the catalog's first whose tables may be smaller and larger than
-    4, so that the pairing has every table size to choose among."""
-    return next(k.slug for k in catalog.all_games() if k.min_players <= 3 and k.max_players >= 5)
-
-
-def arena_game() -> str:
-    """The Arena's game: the catalog's first played at one table size only, so that the
-    lobby seats only full tables."""
-    return next(k.slug for k in catalog.all_games() if k.min_players == k.max_players)
 
 
 def swiss(players: int, rounds: int, seed: int) -> dict:
@@ -195,14 +179,16 @@ def main(argv: list[str] | None = None) -> list[str]:
         f" compute_p95_ms={a['compute_p95_ms']:.3f}",
     ]
     for line in lines:
-        print(line, flush=True)
+        say(line)
     return lines
 
 
 def through_the_pipeline(args) -> list[str]:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
-    # Imported once Django is set up: it imports the models.
+    from bench.harness import project
+
+    project.setup()
+    # Imported once Django is set up: it imports the models. The pipeline imports nothing
+    # of this module (what both need is the harness's), so this is no import loop.
     from bench import tournament_pipeline
 
     sizes = dict(PIPELINE_SHORT if args.short else FULL)
@@ -216,7 +202,7 @@ def through_the_pipeline(args) -> list[str]:
             strategy=args.strategy,
             workers=args.workers,
             timeout=args.timeout,
-            report=lambda line: print(line, flush=True),
+            report=say,
             only=args.only,
         )
     except (tournament_pipeline.BenchFailed, RuntimeError) as exc:

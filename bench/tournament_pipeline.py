@@ -2,7 +2,7 @@
 Arena, run as production runs them, their games played by computers.
 
 Needs PostgreSQL (``DATABASE_URL``) and Redis (``REDIS_URL``). Starts Celery workers of
-the production app (``bench.worker``: game, computer and sync queues). The tournaments are
+the production app (``bench.harness.workers``: game, computer and sync queues). The tournaments are
 a league's, their players made for the run and removed after it. Nothing here pairs or
 seats anyone: ``rounds.advance`` does, in the workers, when a tournament's game ends
 (``game_ended``), and every ``BEAT_SECONDS`` (the beat's ``advance_all``, sent from here
@@ -12,14 +12,14 @@ computer (``replace_with_computer``, as a moderator would: no forfeit), whose mo
 workers make. The bench watches the tournament's rows and, once it is over, reads the
 figures from them:
 
-- **Swiss** (``bench.tournament.swiss_game``, tables of 4): ``pairing_ms_max``, the
+- **Swiss** (``bench.harness.games.swiss_game``, tables of 4): ``pairing_ms_max``, the
   slowest round's pairing (the same function on the same results as the worker ran, timed
   here: it must give the tables the worker stored, or the bench fails);
   ``round_gap_ms_max``, the slowest wait from a round's last game ending to the next
   round's tables being dealt, through the queue and the worker; ``repeats``, the pairs
   seated together who had met already; ``total_s``, from the start to the tournament's
   end.
-- **Arena** (``bench.tournament.arena_game``, tables of 4): ``games``, the arena's games
+- **Arena** (``bench.harness.games.arena_game``, tables of 4): ``games``, the arena's games
   played; ``reseat_p50_ms`` and ``reseat_p95_ms``, a player's wait from the end of their
   game to their next table being dealt (everyone stays in, so enough players always wait).
 """
@@ -39,8 +39,9 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from bench.tournament import arena_game, swiss_game
-from bench.worker import start_workers, stop_workers
+from bench.harness.games import arena_game, swiss_game
+from bench.harness.stats import nearest_rank as percentile
+from bench.harness.workers import start_workers, stop_workers
 from config.celery import app
 from games.leagues.models import League
 from games.play import services
@@ -61,13 +62,6 @@ LOOK_SECONDS = 0.05
 
 class BenchFailed(RuntimeError):
     pass
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, -(-len(ordered) * q // 100) - 1))]
 
 
 def run(

@@ -57,11 +57,16 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from bench import watchers_readers
-from bench.soak_services import OwnDatabase, Process, Services, prepare_site, wait_for_port
-from bench.table import free_port, offered_actions
+from bench.harness.ports import free_port, wait_for_port
+from bench.harness.processes import Process
+from bench.harness.services import OwnDatabase, Services, prepare_site
+from bench.harness.stats import at_fraction
+from bench.table import offered_actions
 from bench.watchers_readers import event_of
 from games import catalog
 from games.play.models import Move
+
+SUMMARY = "pages following live tables by server-sent events and long polls: latency, memory"
 
 # The watched tables' game: the first the catalog offers for three (one person, two
 # computers).
@@ -371,10 +376,7 @@ def applied_at(url: str, people: list[Person]) -> dict[tuple[str, str], float]:
 
 
 def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+    return at_fraction(values, q, empty=float("nan"))
 
 
 async def play(people: list[Person], moves: int, together: bool) -> None:

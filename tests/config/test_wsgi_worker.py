@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.soak_services import wait_for_port
-from bench.table import free_port
+from bench.harness.ports import free_port, wait_for_port
 from server import wsgi_worker
 
 ROOT = Path(__file__).resolve().parents[2]

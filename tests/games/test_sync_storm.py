@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bench.soak_services import queues
+from bench.harness.services import queues
 from games import catalog
 from games.computers import act
 from games.play import services

@@ -1,6 +1,7 @@
-"""The soak's Telegram: the tests' Bot API on loopback (``tests.bot.telegram_http``: the
-recording Bot API with Telegram's limits), so that real bot, web and worker processes talk
-to it through ``TELEGRAM_API_URL`` as they would to api.telegram.org.
+"""The benches' Telegram (the soak's and the taps'): the tests' Bot API on loopback
+(``tests.bot.telegram_http``: the recording Bot API with Telegram's limits), so that real
+bot, web and worker processes talk to it through ``TELEGRAM_API_URL`` as they would to
+api.telegram.org.
 
 On top of it, it times every call and injects faults on demand: a 429 storm (every
 message call is refused with ``retry_after``) and a 5xx burst. It checks that 429s are
@@ -8,7 +9,7 @@ honoured: after a 429 for a chat, the next call to that chat must come after
 ``retry_after``.
 
 The worker sends the state a message was rendered from in the context header
-(``bench.soak_worker``); it becomes the call's ``context`` for the leak check.
+(``bench.harness.telegram_worker``); it becomes the call's ``context`` for the leak check.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""The processes a soak runs and breaks: its own Redis server, Celery workers and beat, a
-web process serving the webhook and a bot process long-polling, all as production runs
-them (``docker-compose.yml``), each in its own process group so it can be killed whole."""
+"""The services a bench runs (and the soak breaks): its own Redis server, Celery workers
+and beat, a web process serving the webhook and a bot process long-polling, all as
+production runs them (``docker-compose.yml``), each in its own process group so it can be
+killed whole; a PostgreSQL database of a bench's own; the site prepared as production's
+web prepares it."""
 
 from __future__ import annotations
 
@@ -8,8 +10,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
-import subprocess
 import sys
 import time
 import uuid
@@ -20,7 +20,8 @@ from django.conf import settings
 from django.core.management.base import CommandError
 from django.db import connection
 
-from bench.table import free_port
+from bench.harness.ports import free_port, wait_for_port
+from bench.harness.processes import Process
 from config.celery import app
 
 
@@ -36,65 +37,6 @@ def queues() -> list[str]:
         elif queue is not None:
             names.add(queue.name)
     return sorted(names)
-
-
-def wait_until(condition, timeout: float, what: str):
-    """``condition``'s first true value, looked at every 0.2 s; CommandError after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise CommandError(f"timed out waiting for {what}")
-
-
-def wait_for_port(port: int, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with socket.socket() as sock:
-            sock.settimeout(0.5)
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return True
-        time.sleep(0.1)
-    return False
-
-
-class Process:
-    """One child process (group), its output in a log file."""
-
-    def __init__(self, name: str, command: list[str], env: dict, log_dir: Path):
-        self.name, self.command, self.env = name, command, env
-        self.log_path = log_dir / f"{name}.log"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> Process:
-        self.proc = subprocess.Popen(
-            self.command,
-            cwd=settings.BASE_DIR,
-            env=self.env,
-            stdout=self.log_path.open("ab"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        return self
-
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def signal(self, sig: int, wait: float = 30) -> None:
-        if not self.alive():
-            return
-        os.killpg(self.proc.pid, sig)
-        try:
-            self.proc.wait(wait)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-
-    def tail(self, lines: int = 30) -> str:
-        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
 
 
 class OwnDatabase:
@@ -184,7 +126,10 @@ class Services:
 
     # -- Celery ----------------------------------------------------------------------------
     def start_worker(
-        self, app: str = "bench.soak_worker", only: list[str] | None = None, nice: int = 0
+        self,
+        app: str = "bench.harness.telegram_worker",
+        only: list[str] | None = None,
+        nice: int = 0,
     ) -> Process:
         """A game worker; ``app``: the soak's (its Telegram calls say what they render) or
         production's own (``config``); ``only``: these queues (else every one), ``nice``:

@@ -67,7 +67,7 @@ def start_workers(
     procs = []
     for i in range(count):
         command = [
-            *(sys.executable, "-m", "celery", "-A", "bench.worker", "worker"),
+            *(sys.executable, "-m", "celery", "-A", "bench.harness.workers", "worker"),
             *(f"--pool={pool}", f"--concurrency={concurrency}"),
             *("--without-gossip", "--without-mingle", "--without-heartbeat"),
             *("--loglevel=WARNING", "-n", f"{label}{i}-{os.getpid()}@%h"),
