@@ -39,7 +39,7 @@ from games.tourneys.models import Format, Status, Tournament
 from games.tourneys.standings import standings
 from web import paging, params
 
-from .play import SESSION_KEY, session_player
+from .actors import SESSION_KEY, session_player
 
 ACTIONS = ("join", "leave", "pause", "resume")
 # How often an open page asks whether the tournament changed.

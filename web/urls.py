@@ -6,7 +6,6 @@ from . import (
     archive,
     card_art,
     casual,
-    events,
     play,
     players,
     reports,
@@ -14,24 +13,8 @@ from . import (
     tournaments,
     views,
 )
-
-
-class IdConverter:
-    """A row's id in a path: ASCII digits that fit the database's 64-bit integer. Beyond
-    it Django's ``int`` reached the query, which failed (a 500: "Python int too large to
-    convert to SQLite INTEGER"); here it is no such page (404)."""
-
-    regex = "[0-9]{1,19}"
-
-    def to_python(self, value: str) -> int:
-        number = int(value)
-        if number > play.MAX_ID:
-            raise ValueError(value)  # Django answers 404
-        return number
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
+from .ids import IdConverter
+from .live import poll, stream
 
 MOVE_PATH = re.compile(rf"/play/{IdConverter.regex}/move/")
 
@@ -72,8 +55,8 @@ urlpatterns = [
     path("play/tg/", play.miniapp_entry, name="miniapp"),
     path("play/tg/signin/", play.miniapp_signin, name="miniapp-signin"),
     path("play/<id:pk>/", play.table, name="table"),
-    path("play/<id:pk>/state/", play.state, name="table-state"),
-    path("play/<id:pk>/events/", events.events, name="table-events"),
+    path("play/<id:pk>/state/", poll.state, name="table-state"),
+    path("play/<id:pk>/events/", stream.events, name="table-events"),
     path("play/<id:pk>/move/", play.move, name="table-move"),
     path("play/<id:pk>/join/", play.join, name="table-join"),
     path("play/<id:pk>/start/", play.start, name="table-start"),
