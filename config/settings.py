@@ -165,11 +165,10 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # (global_keyprefix), the tables' channels (web/live/notify.py), the metrics' hashes and
 # the Telegram rate windows. Pub/sub ignores Redis's database number, so two sites on one
 # Redis woke each other's pages; and two on one database took each other's tasks and cache
-# entries. By default a hash of the site's database and secret key: the processes of one
-# site share both, two sites do not. Set it to keep a name across a change of either.
-_site_identity = "|".join(
-    str(DATABASES["default"].get(part, "")) for part in ("ENGINE", "HOST", "PORT", "NAME")
-)
+# entries. By default a hash of the site's database name and secret key: the processes
+# of one site share both, on every machine (whatever name each gives the database's host),
+# two sites do not. Set it to keep a name across a change of either.
+_site_identity = f"{DATABASES['default']['ENGINE']}|{DATABASES['default'].get('NAME', '')}"
 SITE_PREFIX = env.str(
     "SITE_PREFIX",
     default="catclub:"

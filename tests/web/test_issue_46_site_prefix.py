@@ -136,9 +136,13 @@ def test_issue_46_two_sites_on_one_redis_get_different_prefixes_by_default():
     environment): the same one. Every Redis name of the site carries it."""
     secret = "a-secret-for-this-test-only-0123456789-abcdefghijklmnopqrstuvwxyz"
     one = _site_settings(DATABASE_URL="postgres://u@db:5432/one", DJANGO_SECRET_KEY=secret)
-    again = _site_settings(DATABASE_URL="postgres://u@db:5432/one", DJANGO_SECRET_KEY=secret)
+    # Another machine of the same site, which reaches the database by its address.
+    again = _site_settings(DATABASE_URL="postgres://u@10.0.0.5:5432/one", DJANGO_SECRET_KEY=secret)
     two = _site_settings(DATABASE_URL="postgres://u@db:5432/two", DJANGO_SECRET_KEY=secret)
-    assert one["prefix"] != two["prefix"]
+    other_secret = _site_settings(
+        DATABASE_URL="postgres://u@db:5432/one", DJANGO_SECRET_KEY=secret[::-1]
+    )
+    assert len({one["prefix"], two["prefix"], other_secret["prefix"]}) == 3
     assert one == again
     for site in (one, two):
         assert site["cache"] == site["broker"] == site["results"] == site["prefix"]
