@@ -74,7 +74,8 @@ class Command(BaseCommand):
             raise CommandError("bench_pipeline needs DATABASE_URL (PostgreSQL) and REDIS_URL.")
         app.conf.task_always_eager = False
         self.redis = redis.Redis.from_url(settings.REDIS_URL)
-        self.redis.delete(COUNTER_KEY, app.conf.task_default_queue)  # nothing left from before
+        # Nothing left from before (the queue as the broker names it: global_keyprefix).
+        self.redis.delete(COUNTER_KEY, settings.SITE_PREFIX + app.conf.task_default_queue)
         self.cleanup()
         drivers = self.fork_drivers(opts)
         workers = [] if opts["external_worker"] else self.start_workers(opts)

@@ -81,7 +81,10 @@ def run(
         raise BenchFailed("the tournament bench needs DATABASE_URL (PostgreSQL) and REDIS_URL")
     app.conf.task_always_eager = False
     redis.Redis.from_url(settings.REDIS_URL).delete(
-        settings.GAMES_QUEUE, settings.COMPUTERS_QUEUE, settings.TELEGRAM_QUEUE
+        *(
+            settings.SITE_PREFIX + queue  # as the broker names them (global_keyprefix)
+            for queue in (settings.GAMES_QUEUE, settings.COMPUTERS_QUEUE, settings.TELEGRAM_QUEUE)
+        )
     )
     cleanup()
     # Stopped (SIGTERM), the bench still stops its workers and removes its rows.

@@ -11,7 +11,7 @@ Each process counts the database queries it makes and the tables it renders, and
 them, with its resident memory and CPU time, to its own file every 0.2 s for the bench to
 read (the site itself counts neither). The game workers (``bench.watchers_worker``) count
 too: the tables they render for the spectators after each step, and the queries of that
-(``web.notify._prepare``'s), which the hubs of ``live`` made before.
+(``web.live.notify._prepare``'s), which the hubs of ``live`` made before.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def count_into(path: str, only: Callable[[], bool] | None = None) -> None:
     from django.core.signals import request_finished, request_started
     from django.db.backends.signals import connection_created
 
-    from web import renders
+    from web.live import renders
 
     lock = threading.Lock()
     queries = [0]

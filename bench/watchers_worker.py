@@ -1,6 +1,6 @@
 """The Celery app as ``python -m bench watchers`` runs it: production's own, whose workers
 count the tables they render for the spectators and the queries of that
-(``web.notify._prepare``, ``bench.watchers_server``), so that the bench's renders and
+(``web.live.notify._prepare``, ``bench.watchers_server``), so that the bench's renders and
 queries per move include what is done for the pages outside the site's processes (and
 not the steps' own queries, nor the metrics' writes)."""
 
@@ -17,7 +17,7 @@ __all__ = ["app"]
 @worker_process_init.connect  # sent by the solo pool too
 def count(**kwargs) -> None:
     from bench.watchers_server import count_into
-    from web import notify
+    from web.live import notify
 
     preparing = threading.local()
     prepare = notify._prepare

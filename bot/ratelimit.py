@@ -144,16 +144,23 @@ class RedisLimiter:
         self._script = self._redis.register_script(_SCRIPT)
         self._pause = self._redis.register_script(_PAUSE)
 
+    @staticmethod
+    def _site(key: str) -> str:
+        # This site's windows (issue 46: SITE_PREFIX): another site on the same Redis
+        # counts its own bot's messages, not this one's.
+        return f"{settings.SITE_PREFIX}{key}"
+
     def try_acquire(self, chat_id: int, now: float) -> float:
         spans = windows(chat_id)
         args: list = [repr(now), f"{now}:{uuid.uuid4().hex}"]
         for _key, limit, span in spans:
             args += [limit, span]
-        keys = [pause_key(chat_id), *(key for key, _l, _s in spans)]
+        keys = [self._site(key) for key in (pause_key(chat_id), *(k for k, _l, _s in spans))]
         return float(self._script(keys=keys, args=args))
 
     def pause(self, chat_id: int, until: float) -> None:
-        self._pause(keys=[pause_key(chat_id)], args=[repr(until), max(until - clock.now(), 0)])
+        key = self._site(pause_key(chat_id))
+        self._pause(keys=[key], args=[repr(until), max(until - clock.now(), 0)])
 
 
 _limiter = None

@@ -6,6 +6,7 @@ result backend and cache. Without ``DJANGO_DEBUG`` the settings are production-s
 strong secret key is required and hosts must be listed.
 """
 
+import hashlib
 import ipaddress
 from datetime import timedelta
 from pathlib import Path
@@ -162,12 +163,31 @@ else:
 
 # --- Redis, cache and Celery ----------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# Every key and pub/sub channel this site writes in Redis starts with SITE_PREFIX (issue
+# 46): the cache's keys (KEY_PREFIX), the Celery broker's queues and results
+# (global_keyprefix), the tables' channels (web/live/notify.py), the metrics' hashes and
+# the Telegram rate windows. Pub/sub ignores Redis's database number, so two sites on one
+# Redis woke each other's pages; and two on one database took each other's tasks and cache
+# entries. By default a hash of the site's database name and secret key: the processes
+# of one site share both, on every machine (whatever name each gives the database's host),
+# two sites do not. Set it to keep a name across a change of either.
+_site_identity = f"{DATABASES['default']['ENGINE']}|{DATABASES['default'].get('NAME', '')}"
+SITE_PREFIX = env.str(
+    "SITE_PREFIX",
+    default="catclub:"
+    + hashlib.sha256(f"{_site_identity}|{SECRET_KEY}".encode()).hexdigest()[:12]
+    + ":",
+)
 # "shared": what every process must see alike, the Telegram syncs' locks and flags
 # (bot/sync.py). With Redis, Redis; on the embedded default, where the site and the bot
 # are separate processes, a table of the database they both open (createcachetable).
 if REDIS_URL:
     # One connection pool per process, whatever the number of requests (server/cache.py).
-    _redis_cache = {"BACKEND": "server.cache.RedisCache", "LOCATION": REDIS_URL}
+    _redis_cache = {
+        "BACKEND": "server.cache.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": SITE_PREFIX,
+    }
     CACHES = {"default": _redis_cache, "shared": _redis_cache}
 else:
     CACHES = {
@@ -187,6 +207,8 @@ METRICS_FILE = Path(env.str("METRICS_FILE", default=str(SQLITE_PATH.parent / "me
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
+# The results' keys under SITE_PREFIX (the broker's: CELERY_BROKER_TRANSPORT_OPTIONS).
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": SITE_PREFIX} if REDIS_URL else {}
 # Without a broker, tasks run in-process (the embedded default): "background" hands each
 # to a thread of its queue (server/background.py), so that no bot handler and no request
 # waits for a game step or a Telegram sync; "eager" runs it at the call site (the tests).
@@ -268,7 +290,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.2,
     "interval_max": 0.5,
 }
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 300}
+if REDIS_URL:
+    # The queues' lists, the unacked tasks and the fanout channels under SITE_PREFIX.
+    CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = SITE_PREFIX
 CELERY_BEAT_SCHEDULE = {
     # Acts on overdue turn deadlines (so a turn runs at most this much over) and re-queues
     # moves a lost task left pending.
@@ -331,7 +356,7 @@ MINIAPP_MAX_AGE = env.int("MINIAPP_MAX_AGE", default=24 * 3600)
 TABLE_WAIT_SECONDS = env.float("TABLE_WAIT_SECONDS", default=20.0)
 if not 0 <= TABLE_WAIT_SECONDS <= 60:
     raise ImproperlyConfigured("TABLE_WAIT_SECONDS must be between 0 and 60.")
-# The push (web/events.py): a stream ends after this long, and the page's
+# The push (web/live/stream.py): a stream ends after this long, and the page's
 # EventSource reconnects with the last table's token (a place for a proxy or a process to
 # shed connections, and a per-address slot that never outlives its stream by much). A
 # comment line every LIVE_HEARTBEAT_SECONDS keeps idle proxies from closing it.
@@ -345,7 +370,7 @@ LIVE_SEND_SECONDS = env.float("LIVE_SEND_SECONDS", default=30.0)
 # is answered at once and asks again).
 LIVE_STREAMS_PER_PROCESS = env.int("LIVE_STREAMS_PER_PROCESS", default=10000)
 
-# --- Limits of the public site (web/limits.py, README "Limits") ------------------
+# --- Limits of the public site (web/limits.py, web/live/slots.py, README "Limits") ------
 # Defaults a person playing never meets; 0 turns a rate or connection limit off.
 # Tables created per hour by one session, and by one client address (a household or an
 # office behind one address counts together).
@@ -360,7 +385,7 @@ TABLES_PER_MINUTE_PER_ADDRESS = env.int("TABLES_PER_MINUTE_PER_ADDRESS", default
 # of LONG_POLLS_PER_PROCESS either.
 LIVE_CONNECTIONS_PER_ADDRESS = env.int("LIVE_CONNECTIONS_PER_ADDRESS", default=8)
 # Seconds a stream or long poll refused for its address's limits waits before its 429
-# (under ASGI, on the event loop: web/limits.py hold_refusal), so that a script ignoring
+# (under ASGI, on the event loop: web/live/slots.py hold_refusal), so that a script ignoring
 # Retry-After asks once per wait; 0 answers at once.
 LIVE_REFUSAL_SECONDS = env.float("LIVE_REFUSAL_SECONDS", default=2.0)
 if not 0 <= LIVE_REFUSAL_SECONDS <= 60:
@@ -377,7 +402,7 @@ REQUEST_BURST_PER_ADDRESS = env.int("REQUEST_BURST_PER_ADDRESS", default=120)
 # (three pairs in alternating order); on the embedded server 0.70-0.80 s at 10,
 # 0.77-0.82 s at 0.
 REQUEST_COST_OF_REFUSAL = env.int("REQUEST_COST_OF_REFUSAL", default=0 if REDIS_URL else 10)
-# Long polls waiting at once in one WSGI process of the site (web/limits.py), where
+# Long polls waiting at once in one WSGI process of the site (web/live/slots.py), where
 # each holds a thread while it waits (under ASGI a waiting poll holds none and counts in
 # LIVE_STREAMS_PER_PROCESS): few with Redis (production's WSGI processes serve the
 # webhook, moves and the admin; the proxy sends long polls to the ASGI service); more
@@ -425,7 +450,7 @@ SEARCH_IN_CHILD_PROCESS = env.bool(
     "SEARCH_IN_CHILD_PROCESS",
     default=CELERY_TASK_ALWAYS_EAGER and TASKS_IN_PROCESS == "background",
 )
-# Likewise the tables' renders, in one child process (web/renders.py): a fifth of the
+# Likewise the tables' renders, in one child process (web/live/renders.py): a fifth of the
 # site's interpreter lock under load; the renders made there are shared and kept here.
 RENDER_IN_CHILD_PROCESS = env.bool(
     "RENDER_IN_CHILD_PROCESS",

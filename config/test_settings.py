@@ -12,6 +12,8 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-not-a-secret-" * 3)
 # Each test run has its own queue (worker processes started by tests inherit it), so runs
 # sharing one Redis never take each other's tasks.
 os.environ.setdefault("CELERY_QUEUE", f"catclub-test-{os.getpid()}")
+# And its own keys and channels in Redis (issue 46: SITE_PREFIX), its workers with it.
+os.environ.setdefault("SITE_PREFIX", f"catclub-test-{os.getpid()}:")
 
 from config.settings import *  # noqa: F403
 

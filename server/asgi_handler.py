@@ -12,7 +12,7 @@ Here the body is read on the loop (as Django does), the request is answered by D
 synchronous handler (the middleware loaded for synchronous use, as under WSGI: the same
 chain, the same order, the same ``request_started`` and ``request_finished`` signals), and
 the response is sent from the loop. The site has no asynchronous view outside the live
-requests, which ``web.live_app`` serves before this handler sees them. A response that
+requests, which ``web.live.app`` serves before this handler sees them. A response that
 streams from a synchronous iterator (a static file) is read in the thread; one that
 streams asynchronously is sent as Django sends it.
 

@@ -4,7 +4,7 @@ operational metrics. One thread per process sends them, in the order they were m
 Each of them is a round trip to Redis. Made inline they were the two slowest calls of a
 game's step after the database's own (about a fifth of it), paid by every move while the
 game's lock or the worker was held. Nothing waits on them: a page that misses a marker
-sees the change at its next look at the database (``web.changes``), a metric
+sees the change at its next look at the database (``web.live.changes``), a metric
 that is lost is a count a little low.
 
 A queue that fills up (Redis far slower than the work) drops the newest writes, counted

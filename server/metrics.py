@@ -167,7 +167,7 @@ class RedisStore:
         self._paused_until = 0.0
 
     def _key(self, table: str) -> str:
-        return f"{PREFIX}metrics:{table}"
+        return f"{settings.SITE_PREFIX}{PREFIX}metrics:{table}"
 
     def _run(self, work) -> None:
         background_writes.submit(self._guarded, work)

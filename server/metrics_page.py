@@ -32,9 +32,11 @@ def queue_lengths() -> dict[str, int]:
     import redis  # here: only a scrape with Redis configured asks for the queues
 
     client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
+    # Under the site's prefix, as the broker names them (CELERY_BROKER_TRANSPORT_OPTIONS).
+    prefix = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("global_keyprefix", "")
     return {
-        "games": client.llen(settings.GAMES_QUEUE),
-        "telegram": client.llen(settings.TELEGRAM_QUEUE),
+        "games": client.llen(f"{prefix}{settings.GAMES_QUEUE}"),
+        "telegram": client.llen(f"{prefix}{settings.TELEGRAM_QUEUE}"),
     }
 
 

@@ -12,11 +12,11 @@ class WebConfig(AppConfig):
         # every process that changes games (the site, the workers, the bot).
         from games.play.signals import game_updated, review_stored
 
-        from . import changes, notify
+        from .live import changes, notify
 
-        game_updated.connect(changes.mark, dispatch_uid="web.changes")
+        game_updated.connect(changes.mark, dispatch_uid="web.live.changes")
         # After the marker moved, so that a page woken by the message reads the new token.
-        game_updated.connect(notify.publish, dispatch_uid="web.notify")
+        game_updated.connect(notify.publish, dispatch_uid="web.live.notify")
         # A stored review is news to an open page of its game (issue 45): the same way.
-        review_stored.connect(changes.mark, dispatch_uid="web.changes.review")
-        review_stored.connect(notify.publish, dispatch_uid="web.notify.review")
+        review_stored.connect(changes.mark, dispatch_uid="web.live.changes.review")
+        review_stored.connect(notify.publish, dispatch_uid="web.live.notify.review")

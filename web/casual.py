@@ -15,7 +15,8 @@ from games.play import errors, presence
 from games.play.models import GameStatus, Seat
 
 from . import limits
-from .play import _actor, _from_mini_app, _game, _json_refusal, _refused, csrf_unless_init_data
+from .actors import actor, csrf_unless_init_data, from_mini_app, json_refusal
+from .play import refuse, table_game
 
 
 @csrf_unless_init_data
@@ -23,7 +24,7 @@ from .play import _actor, _from_mini_app, _game, _json_refusal, _refused, csrf_u
 def present(request, pk: int):
     """The page of the session's seat at game ``pk`` is open and visible (204); anyone
     else's report is ignored alike, so the answer tells a stranger nothing."""
-    player, refused = _actor(request)
+    player, refused = actor(request)
     if refused:
         return refused
     if player is not None:
@@ -41,24 +42,24 @@ def present(request, pk: int):
 @require_POST
 def again(request, pk: int):
     """The new table of ended game ``pk`` for the session's player, who sat at it."""
-    game = _game(pk)
-    player, refused = _actor(request)
+    game = table_game(pk)
+    player, refused = actor(request)
     if refused:
         return refused
     if player is None:
-        return _refused(request, pk, errors.GameError())
+        return refuse(request, pk, errors.GameError())
     hard = game.seats.filter(player__isnull=True, strategy="hard").count()
     try:
         limits.check_hard_computers(player, hard)
         with limits.table_creation(request):
             new = play_again.play_again(game, player)
     except limits.LimitReached as exc:
-        if _from_mini_app(request):
-            return _json_refusal(exc.message, 429)
+        if from_mini_app(request):
+            return json_refusal(exc.message, 429)
         request.session["play_error"] = exc.message
         return redirect("web:table", pk=pk)
     except errors.GameError as exc:
-        return _refused(request, pk, exc)
-    if _from_mini_app(request):
+        return refuse(request, pk, exc)
+    if from_mini_app(request):
         return JsonResponse({"ok": True, "message": "", "url": reverse("web:table", args=[new.pk])})
     return redirect("web:table", pk=new.pk)

@@ -1,6 +1,6 @@
 """Reporting a player (issue 48): from a finished game's page (one of the people the
 signed-in player sat with) or from a profile. The reporter is the session's player
-(``web.play.session_player``: a browser player, or a Telegram one the Mini App signed
+(``web.actors.session_player``: a browser player, or a Telegram one the Mini App signed
 in); the form says nothing of other reports, and nothing is shown to the reported player.
 """
 
@@ -18,8 +18,8 @@ from games.moderation import reports
 from games.moderation.models import Report, ReportReason
 from games.play.models import Game, Player
 
+from .actors import session_player
 from .params import strict
-from .play import session_player
 
 
 class ReportForm(forms.Form):

@@ -44,7 +44,7 @@ from games.play.models import Player
 from server.links import absolute
 
 from . import learn, limits, params
-from .play import bind, session_player
+from .actors import bind, session_player
 
 MAX_AGE = 24 * 3600
 # A clock a little ahead of ours is Telegram's, not a forgery; more is refused.

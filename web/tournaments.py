@@ -39,7 +39,7 @@ from games.tournaments.models import Format, Status, Tournament
 from games.tournaments.standings import against_the_field, standings
 from web import clients, paging, params
 
-from .play import SESSION_KEY, session_player
+from .actors import SESSION_KEY, session_player
 
 ACTIONS = ("join", "leave", "pause", "resume")
 # How often an open page asks whether the tournament changed.

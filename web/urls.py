@@ -1,4 +1,3 @@
-import re
 
 from django.urls import path, register_converter
 
@@ -6,7 +5,6 @@ from . import (
     archive,
     card_art,
     casual,
-    events,
     play,
     players,
     reports,
@@ -14,33 +12,8 @@ from . import (
     tournaments,
     views,
 )
-
-
-class IdConverter:
-    """A row's id in a path: ASCII digits that fit the database's 64-bit integer. Beyond
-    it Django's ``int`` reached the query, which failed (a 500: "Python int too large to
-    convert to SQLite INTEGER"); here it is no such page (404)."""
-
-    regex = "[0-9]{1,19}"
-
-    def to_python(self, value: str) -> int:
-        number = int(value)
-        if number > play.MAX_ID:
-            raise ValueError(value)  # Django answers 404
-        return number
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-MOVE_PATH = re.compile(rf"/play/{IdConverter.regex}/move/")
-
-
-def is_move(request) -> bool:
-    """A move at a table (``table-move``): a few milliseconds of work that a person's
-    click waits for, which the embedded server takes first (config/asgi.py)."""
-    return request.method == "POST" and MOVE_PATH.fullmatch(request.path_info) is not None
-
+from .ids import IdConverter
+from .live import poll, stream
 
 register_converter(IdConverter, "id")
 
@@ -72,8 +45,8 @@ urlpatterns = [
     path("play/tg/", play.miniapp_entry, name="miniapp"),
     path("play/tg/signin/", play.miniapp_signin, name="miniapp-signin"),
     path("play/<id:pk>/", play.table, name="table"),
-    path("play/<id:pk>/state/", play.state, name="table-state"),
-    path("play/<id:pk>/events/", events.events, name="table-events"),
+    path("play/<id:pk>/state/", poll.state, name="table-state"),
+    path("play/<id:pk>/events/", stream.events, name="table-events"),
     path("play/<id:pk>/move/", play.move, name="table-move"),
     path("play/<id:pk>/join/", play.join, name="table-join"),
     path("play/<id:pk>/start/", play.start, name="table-start"),

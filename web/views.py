@@ -22,10 +22,10 @@ from games.ratings.models import RatedGame, RatingChange
 from games.tournaments.models import Status as TournamentStatus
 from games.tournaments.models import Tournament
 
-from . import learn, play, profiles, replay, tables
+from . import learn, profiles, replay, tables
 from . import review as post_game
+from .actors import session_player
 from .params import strict
-from .play import session_player
 
 RECENT = 10
 TOURNAMENTS = 10  # the latest, by start
@@ -42,7 +42,7 @@ def home(request):
     """The games, each with its cover card, what it is, how many play it and a button that
     sits the visitor at a table with computers right away; tables playing now as a
     spectator sees them; upcoming tournaments; leagues. Telegram is one more way to play."""
-    player = play.session_player(request)
+    player = session_player(request)
     boards = _boards()
     context = {
         "games": [_home_game(kind) for kind in catalog.all_games()],

@@ -16,7 +16,7 @@ transaction (a move's single INSERT) takes its turn too, for its one statement
 meet SQLite's busy handler.
 
 Each request runs in a thread of its own and a waiting page gives its connection back
-after each look (``web.waits``), so Django opened and closed a SQLite connection several
+after each look (``web.live.waits``), so Django opened and closed a SQLite connection several
 times per request: its pragmas, its functions and the close took a third of the request
 threads' time under load (py-spy, abuse bench), each call also waiting for the
 interpreter lock again. Closed connections are kept instead (``Kept``), idle, at most

@@ -12,7 +12,7 @@ from django.urls import reverse
 from games.leagues.models import LeagueMember
 from games.play.models import Player
 from tests.factories import LeagueFactory
-from web.play import SESSION_KEY
+from web.actors import SESSION_KEY
 
 SITE = "https://catclub.example"
 

@@ -17,7 +17,7 @@ from server import edge
 from server.asgi_handler import Handler
 from tests.web.asgi import _Server, free_port
 from web import request_rate
-from web.live_app import route
+from web.live.app import route
 
 
 @contextlib.contextmanager

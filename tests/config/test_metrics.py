@@ -65,7 +65,8 @@ def test_counts_from_worker_processes_and_queue_lengths_reach_the_scrape(
 
     app.conf.task_always_eager = False
     client = redis.Redis.from_url(redis_url)
-    client.delete(settings.TELEGRAM_QUEUE)  # nothing an earlier test left behind
+    # Nothing an earlier test left behind (the queue as the broker names it).
+    client.delete(settings.SITE_PREFIX + settings.TELEGRAM_QUEUE)
     worker = WorkerProcess(log_dir=tmp_path, queues=[settings.GAMES_QUEUE]).start()
     try:
         before = scrape()
@@ -100,7 +101,7 @@ def test_counts_from_worker_processes_and_queue_lengths_reach_the_scrape(
         assert value(after, "catclub_up", service="redis") == 1
     finally:
         worker.stop()
-        client.delete(settings.TELEGRAM_QUEUE)
+        client.delete(settings.SITE_PREFIX + settings.TELEGRAM_QUEUE)
         app.conf.task_always_eager = True
 
 

@@ -38,8 +38,8 @@ def test_a_backlog_of_syncs_does_not_hold_up_game_work(
         for game_id in range(200):
             sync_game.apply_async((10**9 + game_id,))
         assert ping.delay("through").get(timeout=30) == "through"
-        assert client.llen(settings.TELEGRAM_QUEUE) == 200
+        assert client.llen(settings.SITE_PREFIX + settings.TELEGRAM_QUEUE) == 200
     finally:
         worker.stop()
-        client.delete(settings.TELEGRAM_QUEUE)
+        client.delete(settings.SITE_PREFIX + settings.TELEGRAM_QUEUE)
         app.conf.task_always_eager = True

@@ -75,7 +75,7 @@ def test_a_table_marker_moves_once_the_write_is_made(in_background, db):
     """The web's long polls read a game's marker: it moves after the step, off its path."""
     from django.core.cache import cache
 
-    from web import changes
+    from web.live import changes
 
     key = changes._marker_key(987654)
     cache.delete(key)
@@ -94,7 +94,7 @@ def test_a_change_is_announced_after_its_marker_moved(in_background, db, monkeyp
     from django.core.cache import cache
 
     from games.play.signals import game_updated
-    from web import changes, notify
+    from web.live import changes, notify
 
     key = changes._marker_key(987655)
     cache.delete(key)

@@ -1,5 +1,5 @@
 """The site served as production serves it, over ASGI (uvicorn, in a thread of the test's
-process, on the test database; the live requests by ``web.live_app``, the rest by
+process, on the test database; the live requests by ``web.live.app``, the rest by
 ``server.asgi_handler``, as in ``config.asgi``): pytest-django's live server is WSGI,
 under which a stream is read to its end before any of it is sent.
 
@@ -20,7 +20,7 @@ import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
 from server.asgi_handler import Handler
-from web.live_app import route
+from web.live.app import route
 
 
 def free_port() -> int:

@@ -7,7 +7,7 @@ from django.core.cache import cache
 
 from tests.web.browser import chromium, page  # noqa: F401  (fixtures for every web test)
 from tests.web.seed import seed_league
-from web import renders
+from web.live import renders
 
 MODERATION_PERMISSIONS = ["ban_player", "abort_game", "replace_seat", "flag_game", "adjust_letters"]
 # What a staff account needs to see the lists the actions run from.

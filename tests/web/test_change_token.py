@@ -1,5 +1,5 @@
 """A table's change token (``web.tables.change_token``) moves with every change its open
-pages must show: the pages follow it (``web.changes``) and render again when it moves."""
+pages must show: the pages follow it (``web.live.changes``) and render again when it moves."""
 
 from datetime import timedelta
 

@@ -1,11 +1,11 @@
-"""The live pages' coarse timers (``web.clock``): due callbacks run within a tick, a
+"""The live pages' coarse timers (``web.live.clock``): due callbacks run within a tick, a
 cancelled one never, and thousands cost one ticker."""
 
 from __future__ import annotations
 
 import asyncio
 
-from web import clock
+from web.live import clock
 
 
 def test_due_callbacks_run_within_a_tick_and_cancelled_ones_never():

@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from games.play.models import Game
 from games.play.table import Table
-from web import changes, notify, renders
+from web.live import changes, notify, renders
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the hub reads from its own thread
 

@@ -19,7 +19,8 @@ from games.play.replay import applied_moves, views
 from tests.web.asgi import asgi_server  # noqa: F401  (fixture)
 from tests.web.sse import EventReader
 from tests.web.test_play import ACTION, CODE, move, new_table, strings
-from web import events, notify
+from web.live import notify
+from web.live import stream as events
 from web.tables import change_token
 
 

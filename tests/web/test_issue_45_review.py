@@ -15,8 +15,8 @@ from games.play import reviews
 from games.play.models import Review
 from games.play.signals import review_stored
 from tests.web.seed import played, players
-from web import changes
 from web import review as page_review
+from web.live import changes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,4 +1,4 @@
-"""The public site's limits (web/limits.py): tables created per session and per
+"""The public site's limits (web/limits.py, web/live/slots.py): tables created per session and per
 address, long polls open at once per address, hard computers of visitors not signed in;
 and the client address, believed from trusted proxies only (web/clients.py). A limit
 reached is a 429 with a message (the form again, or JSON), and nothing is created."""
@@ -167,7 +167,7 @@ def table(client: Client) -> Game:
 
 def held_poll(address: str):
     """A long poll of ``address`` in progress: its slot, entered and not yet left."""
-    from web import limits
+    from web.live import slots as limits
 
     request = RequestFactory().get("/", REMOTE_ADDR=address)
     slot = limits.live_connection(request)
@@ -199,7 +199,7 @@ def test_a_poll_that_fails_gives_its_place_back(settings):
 
 
 def test_the_place_of_a_poll_whose_process_died_frees_itself(settings, monkeypatch):
-    from web import limits
+    from web.live import slots as limits
 
     settings.LIVE_CONNECTIONS_PER_ADDRESS = 1
     monkeypatch.setattr(limits, "LIVE_GRACE_SECONDS", 0.2)
@@ -276,7 +276,7 @@ def test_the_limits_message_is_in_the_visitors_language(settings, language, said
 # -- many polls at once, on each cache backend --------------------------------------------
 def polls_at_once(n: int, limit: int) -> int:
     """How many of ``n`` long polls from one address, arriving together, get a place."""
-    from web import limits
+    from web.live import slots as limits
 
     gate = threading.Barrier(n)
     got: list[bool] = []

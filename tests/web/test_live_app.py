@@ -1,4 +1,4 @@
-"""The live requests served straight from ASGI (``web.live_app``, issues 24 and 25): the
+"""The live requests served straight from ASGI (``web.live.app``, issues 24 and 25): the
 same answers as through Django's handler (the views' checks, the middleware's headers,
 Django's error pages), without its thread hops; a page that goes away or stops reading is
 let go of."""
@@ -18,7 +18,8 @@ from django.utils import translation
 
 from games.play.models import Game
 from tests.web.asgi import asgi_server  # noqa: F401  (fixture)
-from web import limits, live_app, notify
+from web.live import app as live_app
+from web.live import notify, slots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,11 +100,11 @@ def test_a_stream_whose_page_left_gives_everything_back(asgi_server, settings): 
 
     asyncio.run(open_and_leave())
     for _ in range(100):
-        if notify.hub.connections(game.pk) == 0 and limits.live_here.open("127.0.0.1") == 0:
+        if notify.hub.connections(game.pk) == 0 and slots.live_here.open("127.0.0.1") == 0:
             break
         asyncio.run(asyncio.sleep(0.05))
     assert notify.hub.connections(game.pk) == 0
-    assert limits.live_here.open("127.0.0.1") == 0
+    assert slots.live_here.open("127.0.0.1") == 0
 
 
 def test_a_live_request_past_its_address_limit_is_refused_on_arrival(asgi_server, settings):  # noqa: F811
@@ -118,7 +119,7 @@ def test_a_live_request_past_its_address_limit_is_refused_on_arrival(asgi_server
     def started(**kwargs):
         handled.append(kwargs)
 
-    held = [limits.live_here.enter("127.0.0.1") for _ in range(2)]  # two pages follow it
+    held = [slots.live_here.enter("127.0.0.1") for _ in range(2)]  # two pages follow it
     assert held == [True, True]
     request_started.connect(started)
     try:
@@ -129,17 +130,17 @@ def test_a_live_request_past_its_address_limit_is_refused_on_arrival(asgi_server
     finally:
         request_started.disconnect(started)
         for _ in held:
-            limits.live_here.leave("127.0.0.1")
+            slots.live_here.leave("127.0.0.1")
     assert third.status_code == 429 and "set-cookie" not in third.headers
     with translation.override("it"):
-        assert third.json() == {"ok": False, "message": str(limits.TOO_MANY_LIVE)}
-    assert third.json()["message"] != str(limits.TOO_MANY_LIVE)  # the Italian one
+        assert third.json() == {"ok": False, "message": str(slots.TOO_MANY_LIVE)}
+    assert third.json()["message"] != str(slots.TOO_MANY_LIVE)  # the Italian one
     assert handled == [], "it never reached Django's handler"
     assert page.status_code == 429 and "<html" in page.text, "a browser gets a page"
-    assert limits.live_here.open("127.0.0.1") == 0
+    assert slots.live_here.open("127.0.0.1") == 0
     after = httpx.get(f"{asgi_server}/play/{game.pk}/state/?wait=0")
     assert after.status_code == 200, "a place given back is taken again"
-    assert limits.live_here.open("127.0.0.1") == 0, "and given back when the poll ends"
+    assert slots.live_here.open("127.0.0.1") == 0, "and given back when the poll ends"
 
 
 def test_a_page_that_stops_reading_is_dropped(settings):
@@ -205,7 +206,7 @@ def test_a_poll_past_the_addresss_limit_is_refused_a_moment_later(
     settings.LIVE_CONNECTIONS_PER_ADDRESS = 1
     settings.LIVE_REFUSAL_SECONDS = 2.0
     settings.TABLE_WAIT_SECONDS = 10.0
-    monkeypatch.setattr(limits, "REFUSALS_HELD_PER_ADDRESS", 1)
+    monkeypatch.setattr(slots, "REFUSALS_HELD_PER_ADDRESS", 1)
     game = quiet_lobby()
     url = f"{asgi_server}/play/{game.pk}/state/"
     token = httpx.get(f"{url}?wait=0").json()["token"]
@@ -214,7 +215,7 @@ def test_a_poll_past_the_addresss_limit_is_refused_a_moment_later(
         async with httpx.AsyncClient(timeout=20) as client:
             waiting = asyncio.create_task(client.get(url, params={"token": token, "wait": 6}))
             for _ in range(100):  # the address's one place taken
-                if limits.live_here.open("127.0.0.1") == 1:
+                if slots.live_here.open("127.0.0.1") == 1:
                     break
                 await asyncio.sleep(0.02)
 
@@ -244,7 +245,7 @@ def test_a_poll_refused_for_the_addresss_places_elsewhere_is_held_too(settings):
     settings.LIVE_CONNECTIONS_PER_ADDRESS = 1
     settings.LIVE_REFUSAL_SECONDS = 1.0
     game = quiet_lobby()
-    taken = limits.take_live_slot(RequestFactory().get("/", REMOTE_ADDR="127.0.0.1"), 10)
+    taken = slots.take_live_slot(RequestFactory().get("/", REMOTE_ADDR="127.0.0.1"), 10)
     try:
         started = time.monotonic()
         get = async_to_sync(AsyncClient().get)
@@ -252,4 +253,4 @@ def test_a_poll_refused_for_the_addresss_places_elsewhere_is_held_too(settings):
         assert response.status_code == 429
         assert time.monotonic() - started >= 1.0
     finally:
-        limits.give_back_live_slot(taken)
+        slots.give_back_live_slot(taken)

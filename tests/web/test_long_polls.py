@@ -19,7 +19,7 @@ from django.urls import reverse
 from games.play import services
 from games.play.models import Game
 from games.play.table import Table
-from web import changes, limits, notify, renders
+from web.live import changes, notify, renders, slots
 
 
 @pytest.fixture(autouse=True)
@@ -173,7 +173,7 @@ def test_a_poll_past_the_process_limit_is_answered_at_once_without_a_query(
     client = Client()
     game = lobby(client)
     token = state(client, game, wait=0).json()["token"]
-    with limits.parked_poll() as placed:  # another page's poll waits in this process
+    with slots.parked_poll() as placed:  # another page's poll waits in this process
         assert placed
         started = time.monotonic()
         first = state(client, game, token)
@@ -204,7 +204,7 @@ def test_the_places_are_given_back_whatever_happens(db, settings):
     for _ in range(3):
         assert state(client, game, token, wait=0.2).status_code == 200
         assert client.get(reverse("web:table-state", args=[10**9])).status_code == 404
-    assert limits._parked == 0
+    assert slots._parked == 0
 
 
 @pytest.mark.services
@@ -219,7 +219,7 @@ def test_a_table_page_whose_poll_finds_no_place_asks_again_and_shows_the_change(
     page.context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
-    with limits.parked_poll():  # another page's poll holds this process's one place
+    with slots.parked_poll():  # another page's poll holds this process's one place
         page.goto(live_server.url + reverse("web:table", args=[game.pk]))
         page.wait_for_timeout(1500)  # its polls are answered "ask again", and it does
         services.add_computer(game, by=services.SYSTEM)

@@ -7,7 +7,7 @@ from django.urls import reverse
 from games import catalog
 from games.play import services
 from games.play.models import Move
-from web.play import SESSION_KEY
+from web.actors import SESSION_KEY
 
 
 def seated_client(player) -> Client:

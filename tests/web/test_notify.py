@@ -18,7 +18,7 @@ from django.urls import reverse
 from games.play.models import Game
 from games.play.signals import game_updated
 from tests import services
-from web import changes, notify, renders
+from web.live import changes, notify, renders
 
 
 @pytest.fixture(autouse=True)

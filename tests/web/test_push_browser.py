@@ -17,7 +17,7 @@ from games.play.models import Game, GameStatus
 from tests.web.asgi import asgi_server, asgi_site  # noqa: F401  (fixtures)
 from tests.web.browser import beside_the_browser, phone_page
 from tests.web.tables import play_by_clicking, start_from_home
-from web import changes, notify
+from web.live import changes, notify
 
 ACTION = re.compile(r'data-action="([^"]+)"')
 

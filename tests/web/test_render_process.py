@@ -1,4 +1,4 @@
-"""The tables rendered in a child process on the embedded default (``web.renders``,
+"""The tables rendered in a child process on the embedded default (``web.live.renders``,
 ``RENDER_IN_CHILD_PROCESS``, issue 25): the site's process keeps its interpreter lock for
 requests and steps, and the child's render is the one the site would have made, seat by
 seat, hidden cards included."""
@@ -14,7 +14,7 @@ from django.http import Http404
 
 from games.play.models import Game
 from tests.web.watching import person_moves, running
-from web import renders
+from web.live import renders
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the child reads committed rows
 

@@ -25,7 +25,7 @@ from tests.tourneys import play_out, tournament
 from tests.web.browser import fits_the_phone, phone_page, shot
 from tests.web.tables import play_together
 from tests.web.test_accessibility import serious_violations
-from web.play import SESSION_AUTH_DATE, SESSION_KEY
+from web.actors import SESSION_AUTH_DATE, SESSION_KEY
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 

@@ -14,7 +14,7 @@ from games.tournaments import entries
 from games.tournaments.models import Entry, Format, RoundTable, Status, Tournament
 from tests.factories import PlayerFactory
 from tests.tourneys import after_commit, play_out, tournament
-from web.play import SESSION_AUTH_DATE, SESSION_KEY
+from web.actors import SESSION_AUTH_DATE, SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from games.tournaments.models import Format, Status, Tournament
 from tests.factories import LeagueFactory, PlayerFactory
 from tests.tourneys import after_commit, finished_with_people, play_out, tournament
 from web import paging, telegram_login
-from web.play import SESSION_AUTH_DATE, SESSION_KEY
+from web.actors import SESSION_AUTH_DATE, SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 

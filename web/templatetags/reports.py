@@ -7,7 +7,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from games.moderation import reports
-from web.play import session_player
+from web.actors import session_player
 
 register = template.Library()
 

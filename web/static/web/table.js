@@ -169,7 +169,7 @@
     });
   }
   // The push: one EventSource, which reconnects by itself with the last table's token
-  // (its event id). The Mini App cannot sign one (no headers: see web/events.py)
+  // (its event id). The Mini App cannot sign one (no headers: see web/live/stream.py)
   // and polls; so does a browser without EventSource. A stream that the browser closes
   // (an error status: too many pages open, a proxy's 502 while the server restarts, or a
   // server that cannot stream, which answers 204) leaves the page polling for a while,

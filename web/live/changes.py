@@ -25,8 +25,7 @@ from django.db.models import Count
 
 from games.play.models import Game
 from server import background_writes
-
-from .tables import change_token
+from web.tables import change_token
 
 # How stale a token read from the database may be before it is read again, whatever the
 # marker says.

@@ -17,7 +17,7 @@ the page reconnects (the process may shed it, and the address's slot never outli
 
 Only under ASGI (uvicorn: ``manage.py start``, compose): under WSGI the view answers 204
 and the page polls. Who is watching is decided as for the long poll
-(``play._player_or_403``): the session's player, or nobody (a spectator). The Telegram
+(``web.actors.viewer_or_403``): the session's player, or nobody (a spectator). The Telegram
 Mini App keeps the long poll: ``EventSource`` cannot send the ``X-Telegram-Init-Data``
 header, the Mini App's session cookie may not survive Telegram's iframe, and
 ``initData`` in the address would put a sign-in in every proxy's log. A page over its
@@ -41,10 +41,11 @@ from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from games.play.models import Game, Player
+from web import params
+from web.actors import viewer_or_403
 
-from . import changes, limits, notify, params, renders
-from .play import MAX_TOKEN, RETRY_MS, _player_or_403
-from .waits import let_go_of_the_request_thread, payload, released
+from . import changes, notify, renders, slots
+from .waits import MAX_TOKEN, RETRY_MS, let_go_of_the_request_thread, payload, released
 
 # How soon a page's EventSource reconnects after its stream ended.
 RECONNECT_MS = 1000
@@ -71,19 +72,19 @@ async def events(request, pk: int):
         return JsonResponse({"ok": False, "retry_ms": RETRY_MS}, status=429)
     try:
         # First, so that a stream over the limit costs no query.
-        slot = await released(limits.take_live_slot, shared=True)(
+        slot = await released(slots.take_live_slot, shared=True)(
             request, settings.LIVE_STREAM_SECONDS
         )
-    except limits.LimitReached as exc:
-        await limits.hold_refusal(request)
+    except slots.LimitReached as exc:
+        await slots.hold_refusal(request)
         return await sync_to_async(params.refused)(request, exc.message, 429)
     try:
         player, refused = await released(_viewer, shared=True)(request, pk)
     except BaseException:
-        await released(limits.give_back_live_slot, shared=True)(slot)
+        await released(slots.give_back_live_slot, shared=True)(slot)
         raise
     if refused is not None:
-        await released(limits.give_back_live_slot, shared=True)(slot)
+        await released(slots.give_back_live_slot, shared=True)(slot)
         return refused
     stream = _stream(pk, seen, player, translation.get_language(), slot)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
@@ -95,7 +96,7 @@ async def events(request, pk: int):
 def _viewer(request, pk: int):
     if not Game.objects.filter(pk=pk).exists():
         raise Http404
-    return _player_or_403(request)
+    return viewer_or_403(request)
 
 
 async def _stream(
@@ -122,7 +123,7 @@ async def _stream(
                 yield b":\n\n"
     finally:
         notify.hub.leave(sub)
-        await released(limits.give_back_live_slot, shared=True)(slot)
+        await released(slots.give_back_live_slot, shared=True)(slot)
 
 
 _frames: OrderedDict[int, tuple[dict, bytes]] = OrderedDict()

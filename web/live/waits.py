@@ -1,5 +1,5 @@
 """Waiting for a table to change without a thread, a lock or a database connection: what
-the stream (``events``) and the long poll (``play.state``) share.
+the stream (``stream``) and the long poll (``poll``) share.
 
 Both wait on this process's hub (``notify``), woken once per change whatever number of
 pages follow the game, and do their few synchronous parts (the session, the token, the
@@ -17,6 +17,12 @@ from django.db import connection
 from games.play.models import Player
 
 from . import changes, notify, renders
+
+# When a page whose poll or stream found no place to wait asks again: soon, so that a
+# change shows within a fraction of a second; its next poll costs a cache read.
+RETRY_MS = 250
+# The longest change token a page may send (its table's, as the pages were given it).
+MAX_TOKEN = 100
 
 
 def release_connection() -> None:

@@ -48,8 +48,7 @@ from django.utils import translation
 
 from games.play.child_process import BrokenProcessPool, ChildProcess
 from games.play.models import Game, Player, Seat
-
-from .tables import shows_clock, table_context
+from web.tables import shows_clock, table_context
 
 log = logging.getLogger(__name__)
 

@@ -9,13 +9,13 @@ the ``request_started`` and ``request_finished`` signals, and for each middlewar
 thousands of pages, or a script reopening refused polls, those hops were the server's
 work: the health check, the webhook and the admin waited seconds behind them.
 
-Here the same views (``events.events``, ``play.state``) answer, with the same checks, in
+Here the same views (``stream.events``, ``poll.state``) answer, with the same checks, in
 the same order:
 
 - the client's request rate (``request_rate``) first, then its live requests in this
-  process (``limits.live_here``): a script past either is refused on the loop, without
+  process (``slots.live_here``): a script past either is refused on the loop, without
   the session, the middleware or a thread (``_refused``), a moment later
-  (``limits.hold_refusal``);
+  (``slots.hold_refusal``);
 - Django's middleware, called inline on the loop: for these requests their work is
   headers and lazy objects (the session, loaded on first use off the loop; the visitor's
   language; the user). A session a view changed is saved off the loop;
@@ -48,18 +48,19 @@ from django.utils.deprecation import MiddlewareMixin
 from django.utils.module_loading import import_string
 
 from server.asgi_handler import response_start
+from web import clients, params, request_rate
+from web.ids import IdConverter
 
-from . import clients, events, limits, params, play, request_rate
 from . import clock as web_clock
-from .urls import IdConverter
+from . import poll, slots, stream
 
 log = logging.getLogger(__name__)
 
 LIVE_PATH = re.compile(rf"/play/({IdConverter.regex})/(events|state)/")
 ROW_ID = IdConverter()
 VIEWS: dict[str, Callable[..., Awaitable[HttpResponse]]] = {
-    "events": events.events,
-    "state": play.state,
+    "events": stream.events,
+    "state": poll.state,
 }
 
 Scope = dict
@@ -121,12 +122,12 @@ async def serve(scope: Scope, receive: Receive, send: Send, view, pk: int) -> No
         request = ASGIRequest(scope, io.BytesIO())
         wait = request_rate.over_rate(request)
         if wait:
-            await limits.hold_refusal(request, wait)
+            await slots.hold_refusal(request, wait)
             response = await _refused(request, request_rate.TOO_MANY)
             response["Retry-After"] = str(math.ceil(wait))
-        elif not limits.live_here.enter(candidate := clients.client_network(request)):
-            await limits.hold_refusal(request)
-            response = await _refused(request, limits.TOO_MANY_LIVE)
+        elif not slots.live_here.enter(candidate := clients.client_network(request)):
+            await slots.hold_refusal(request)
+            response = await _refused(request, slots.TOO_MANY_LIVE)
         else:
             network = candidate
             response = await _respond(request, view, pk)
@@ -142,7 +143,7 @@ async def serve(scope: Scope, receive: Receive, send: Send, view, pk: int) -> No
     finally:
         watcher.cancel()
         if network is not None:
-            limits.live_here.leave(network)
+            slots.live_here.leave(network)
 
 
 async def _refused(request: ASGIRequest, message) -> HttpResponse:

@@ -65,8 +65,9 @@ RECONNECT_SECONDS = 1.0
 
 
 def channel_prefix() -> str:
-    # Per queue name: a test run (and its workers) shares a Redis with others.
-    return f"{settings.GAMES_QUEUE}:table:"
+    # Per site (issue 46): pub/sub ignores Redis's database number, so two sites on one
+    # Redis heard each other's tables under a name of their own alone.
+    return f"{settings.SITE_PREFIX}table:"
 
 
 def publish(sender=None, game_id: int | None = None, **kwargs) -> None:
@@ -156,7 +157,7 @@ class Subscriber:
     """One connection waiting on one game, in its own loop: the latest change token it was
     given and not yet taken. Only the latest counts (a page wants the table as it is), so
     a slow reader has nothing piling up here; what it was sent and did not read is bounded
-    where it is written (``live_app``: ``LIVE_SEND_SECONDS``)."""
+    where it is written (``app``: ``LIVE_SEND_SECONDS``)."""
 
     game_id: int
     loop: asyncio.AbstractEventLoop
