@@ -4,7 +4,7 @@ Applies migrations, creates the first admin account when there is none, runs Cel
 schedule in-process when no broker is configured (every entry of ``CELERY_BEAT_SCHEDULE``,
 ``server.background.Beat``), starts the bot (long polling) when a token
 is set, and serves the site with uvicorn (ASGI): a page following its table by server-sent
-events costs a socket, not a thread (``web/events.py``). Static files are
+events costs a socket, not a thread (``web/live/stream.py``). Static files are
 WhiteNoise's, a middleware, as under any server.
 
 With ``--demo`` the demo league is filled on a thread of its own while the site already
