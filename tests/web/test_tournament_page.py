@@ -13,7 +13,7 @@ from games.play.models import Game
 from games.tournaments import entries
 from games.tournaments.models import Entry, Format, RoundTable, Status, Tournament
 from tests.factories import PlayerFactory
-from tests.tourneys import after_commit, play_out, tournament
+from tests.tourneys import after_commit, finished_with_people, play_out, tournament
 from web.actors import SESSION_AUTH_DATE, SESSION_KEY
 
 pytestmark = pytest.mark.django_db
@@ -99,7 +99,9 @@ def test_issue_26_an_arena_page_offers_pause_and_the_league_page_lists_tournamen
 )
 def test_issue_26_the_page_speaks_italian_and_portuguese(language, words):
     t, _ = tournament(2)
-    client = signed_in(PlayerFactory(telegram_id=None))
+    guest = PlayerFactory(telegram_id=None)
+    finished_with_people(guest)  # a guest who may enter (issue 46): the page offers sign-up
+    client = signed_in(guest)
     html = client.get(
         reverse("web:tournament", args=[t.pk]), HTTP_ACCEPT_LANGUAGE=language
     ).content.decode()
