@@ -21,7 +21,7 @@ from games.tournaments import entries, entry_guard, errors
 from games.tournaments.models import Entry, Tournament
 from tests.factories import GameFactory, PlayerFactory, SeatFactory
 from tests.tourneys import tournament
-from web.play import SESSION_AUTH_DATE, SESSION_KEY
+from web.actors import SESSION_AUTH_DATE, SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 
