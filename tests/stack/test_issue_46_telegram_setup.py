@@ -49,9 +49,7 @@ class SetupRecorder(Recorder):
 
     def api_setMyShortDescription(self, params):
         assert len(params["short_description"]) <= 120
-        return self._set(
-            ("short", params.get("language_code")), params["short_description"]
-        )
+        return self._set(("short", params.get("language_code")), params["short_description"])
 
 
 @pytest.fixture
@@ -131,5 +129,5 @@ def test_issue_46_telegram_setup_reports_an_error_answer(api):
     api.recorder.fail_next(
         "setWebhook", status=400, description="Bad Request: bad webhook: HTTPS url must be provided"
     )
-    with pytest.raises(CommandError, match="(?i)bad webhook"):
+    with pytest.raises(CommandError, match=r"(?i)bad webhook"):
         setup()

@@ -95,17 +95,13 @@ class Command(BaseCommand):
             # One menu button for every private chat (the call has no language).
             with translation.override("en"):
                 text = menu_button_text()
-            await bot.set_chat_menu_button(
-                menu_button=MenuButtonWebApp(text, WebAppInfo(miniapp))
-            )
+            await bot.set_chat_menu_button(menu_button=MenuButtonWebApp(text, WebAppInfo(miniapp)))
             self.stdout.write(f"Menu button: {miniapp}")
             for language in (None, *COMMAND_LANGUAGES):
                 # No language code: the text for every language we do not speak (English).
                 with translation.override(language or "en"):
                     await bot.set_my_description(description(), language_code=language)
-                    await bot.set_my_short_description(
-                        short_description(), language_code=language
-                    )
+                    await bot.set_my_short_description(short_description(), language_code=language)
             self.stdout.write("Descriptions: set")
             transport.remember_username(bot.username)
             self.stdout.write(self.style.SUCCESS(f"@{bot.username} is set up."))
