@@ -57,7 +57,7 @@ class Command(BaseCommand):
         try:
             asyncio.run(self._setup(webhook, miniapp))
         except InvalidToken as exc:
-            raise CommandError(f"Telegram refused TELEGRAM_BOT_TOKEN: {exc}") from exc
+            raise CommandError(f"Telegram refused TELEGRAM_BOT_TOKEN (or a method): {exc}") from exc
         except TelegramError as exc:
             raise CommandError(f"Telegram answered with an error: {exc}") from exc
         except OSError as exc:
