@@ -76,8 +76,11 @@ class Stack:
     redis_url: str
     workdir: Path
     api_url: str = ""  # the recording Bot API
+    nodes: int = 1  # web and live nodes behind the proxy
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
     ports: dict[str, int] = field(default_factory=dict)
+    launched: dict[str, tuple[list[str], dict]] = field(default_factory=dict)
+    api: object = None
 
     @property
     def base(self) -> str:
@@ -107,20 +110,28 @@ class Stack:
         )
         return env
 
-    def command(self, service: str) -> list[str]:
+    def instances(self, service: str) -> list[str]:
+        """The processes of a service: web, web-2, ... for the nodes."""
+        if service not in ("web", "live"):
+            return [service]
+        return [service] + [f"{service}-{n}" for n in range(2, self.nodes + 1)]
+
+    def command(self, service: str, instance: str | None = None) -> list[str]:
+        instance = instance or service
         spec = self.compose()["services"][service]
         command = spec["command"]
         args = shlex.split(command) if isinstance(command, str) else list(command)
         text = " ".join(shlex.quote(a) for a in args)
-        text = text.replace("0.0.0.0:8000", f"127.0.0.1:{self.ports['web']}")
-        text = text.replace("0.0.0.0:8001", f"127.0.0.1:{self.ports['live']}")
+        if service in ("web", "live"):
+            port = {"web": "8000", "live": "8001"}[service]
+            text = text.replace(f"0.0.0.0:{port}", f"127.0.0.1:{self.ports[instance]}")
         text = text.replace("/etc/caddy/Caddyfile", str(ROOT / "deploy" / "Caddyfile"))
         text = text.replace("$$", "$")  # compose's escape of a shell's $
         return shlex.split(text)
 
     def start(self) -> Stack:
         self.workdir.mkdir(parents=True, exist_ok=True)
-        for name in ("web", "live", "https", "http"):
+        for name in (*self.instances("web"), *self.instances("live"), "https", "http"):
             self.ports[name] = free_port()
         env = {**os.environ, **self.environment()}
         env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
@@ -128,10 +139,12 @@ class Stack:
         # What the image's build does besides installing: the static files and their manifest.
         self._spawn("build", [sys.executable, "manage.py", "collectstatic", "--noinput"], env, True)
         for service in APP_SERVICES:
-            self._spawn(service, self.command(service), env)
-            if service == "web":
-                self._wait_healthy(self.ports["web"], 180)
-        self._wait_healthy(self.ports["live"], 60)
+            for instance in self.instances(service):
+                self._spawn(instance, self.command(service, instance), env)
+                if service == "web":  # its migrate first, as compose's depends_on
+                    self._wait_healthy(self.ports[instance], 180)
+        for instance in self.instances("live"):
+            self._wait_healthy(self.ports[instance], 60)
         proxy = self.compose()["services"]["proxy"]
         caddy_env = {
             **os.environ,
@@ -139,8 +152,10 @@ class Stack:
             "DOMAIN": "localhost",
             "HTTPS_PORT": str(self.ports["https"]),
             "HTTP_PORT": str(self.ports["http"]),
-            "WEB_UPSTREAMS": f"127.0.0.1:{self.ports['web']}",
-            "LIVE_UPSTREAMS": f"127.0.0.1:{self.ports['live']}",
+            "WEB_UPSTREAMS": " ".join(f"127.0.0.1:{self.ports[i]}" for i in self.instances("web")),
+            "LIVE_UPSTREAMS": " ".join(
+                f"127.0.0.1:{self.ports[i]}" for i in self.instances("live")
+            ),
             "XDG_DATA_HOME": str(self.workdir / "caddy-data"),
             "XDG_CONFIG_HOME": str(self.workdir / "caddy-config"),
         }
@@ -163,6 +178,26 @@ class Stack:
                 raise RuntimeError(f"{name} failed: {self.tail(name)}")
             return
         self.processes[name] = proc
+        self.launched[name] = (args, env)
+
+    def restart(self, name: str) -> float:
+        """Stop one process as compose's restart does (SIGTERM, then its own command
+        again); returns the seconds until it answers again (web and live) or was started."""
+        started = time.monotonic()
+        proc = self.processes.pop(name)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+        args, env = self.launched[name]
+        self._spawn(name, args, env)
+        if name in self.ports:
+            self._wait_healthy(self.ports[name], 180)
+        return time.monotonic() - started
 
     def tail(self, name: str, lines: int = 30) -> str:
         path = self.workdir / f"{name}.log"
@@ -582,9 +617,10 @@ class Result:
     answered: int  # the bot's answers to the webhook's updates (sendMessage)
     lost: int
     doubled: int
+    rolling: str = ""
 
 
-def drive(stack: Stack, short: bool, api=None) -> Result:
+def drive(stack: Stack, short: bool, api=None, rolling: bool = False) -> Result:
     partial, idle = (60, 60) if short else (400, 600)
     updates = 10 if short else 50
     cases: list[Case] = []
@@ -615,6 +651,12 @@ def drive(stack: Stack, short: bool, api=None) -> Result:
     lost, doubled = moves_checked(stack.database_url, played.game_id, played.posted)
     if not played.finished:
         lost = max(lost, 1)
+    summary = ""
+    if rolling:
+        summary, more_lost, more_doubled = rolling_restart(stack)
+        lost, doubled = lost + more_lost, doubled + more_doubled
+    if stack.nodes > 1:
+        summary += ("; " if summary else "") + nodes_used(stack)
     held = sum(c.held for c in cases)
     line = (
         f"stack click_p95_ms={p95(played.clicks):.0f} push_p95_ms={p95(played.pushes):.0f} "
@@ -626,12 +668,51 @@ def drive(stack: Stack, short: bool, api=None) -> Result:
     if api is not None:
         answered = sum(1 for c in api.calls("sendMessage") if c.ok and c.chat_id >= 5_000_000)
     return Result(
-        line, cases, played, hook_failed, sampler.failures, setup, answered, lost, doubled
+        line, cases, played, hook_failed, sampler.failures, setup, answered, lost, doubled, summary
     )
 
 
+def rolling_restart(stack: Stack) -> tuple[str, int, int]:
+    """A second game in Chromium while each process is restarted in turn (web, live, the
+    workers, beat: one at a time, the next once the last answers again). Returns a summary,
+    and the game's lost and doubled moves."""
+    order = [i for service in APP_SERVICES for i in stack.instances(service)]
+    took: list[str] = []
+
+    def restarts():
+        time.sleep(3)
+        for name in order:
+            took.append(f"{name} {stack.restart(name):.0f}s")
+            time.sleep(2)
+
+    thread = threading.Thread(target=restarts, daemon=True)
+    thread.start()
+    played = play_game(stack, max_clicks=400)
+    thread.join()
+    lost, doubled = moves_checked(stack.database_url, played.game_id, played.posted)
+    if not played.finished:
+        lost = max(lost, 1)
+    summary = (
+        f"rolling restart ({', '.join(took)}): game {played.game_id} "
+        f"{'finished' if played.finished else 'NOT FINISHED'}, {played.posted} taps, "
+        f"{played.pushed} pushes, lost {lost}, doubled {doubled}"
+    )
+    return summary, lost, doubled
+
+
+def nodes_used(stack: Stack) -> str:
+    """Which node answered what: moves by web node, streams by live node."""
+    parts = []
+    for service, marker in (("web", "/move/ "), ("live", "/events/")):
+        for name in stack.instances(service):
+            path = stack.workdir / f"{name}.log"
+            text = path.read_text(errors="replace") if path.exists() else ""
+            parts.append(f"{name} {text.count(marker)}")
+    return "moves/streams by node: " + ", ".join(parts)
+
+
 @contextlib.contextmanager
-def running(database_url: str, redis_url: str, workdir: Path | None = None):
+def running(database_url: str, redis_url: str, workdir: Path | None = None, nodes: int = 1):
     """The stack, up, with its recording Bot API; stopped after."""
     sys.path.insert(0, str(ROOT))
     from tests.bot.telegram_fake import Recorder
@@ -652,7 +733,9 @@ def running(database_url: str, redis_url: str, workdir: Path | None = None):
     with contextlib.ExitStack() as cleanup:
         if workdir is None:
             workdir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="stack-")))
-        stack = Stack(fresh_database(database_url), redis_url, workdir, api_url=api.url)
+        stack = Stack(
+            fresh_database(database_url), redis_url, workdir, api_url=api.url, nodes=nodes
+        )
         try:
             stack.start()
             stack.api = api
@@ -673,6 +756,8 @@ def report(result: Result) -> str:
         f"failed, {result.answered} answered; /healthz failures: {result.healthz_failed}"
     )
     lines.append(f"  Bot API calls: {sorted(set(result.setup_calls))}")
+    if result.rolling:
+        lines.append(f"  {result.rolling}")
     return "\n".join(lines)
 
 
@@ -680,15 +765,20 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench stack", description=__doc__)
     parser.add_argument("--short", action="store_true", help="the CI form: fewer clients")
     parser.add_argument("--keep", help="keep the services' logs in this folder")
+    parser.add_argument("--nodes", type=int, default=1, help="web and live nodes (default 1)")
+    parser.add_argument(
+        "--rolling", action="store_true", help="then a game during a rolling restart"
+    )
     args = parser.parse_args(argv)
     database_url = os.environ.get("DATABASE_URL", "")
     redis_url = os.environ.get("REDIS_URL", "")
     if not database_url.startswith("postgres") or not redis_url:
         sys.exit("bench stack needs DATABASE_URL (PostgreSQL) and REDIS_URL")
     started = time.monotonic()
-    with running(database_url, redis_url, Path(args.keep) if args.keep else None) as stack:
+    keep = Path(args.keep) if args.keep else None
+    with running(database_url, redis_url, keep, nodes=args.nodes) as stack:
         up = time.monotonic() - started
-        result = drive(stack, args.short, stack.api)
+        result = drive(stack, args.short, stack.api, rolling=args.rolling)
     print(report(result))
     print(f"  stack up in {up:.0f} s, whole run {time.monotonic() - started:.0f} s")
 
