@@ -618,6 +618,8 @@ class Result:
     lost: int
     doubled: int
     rolling: str = ""
+    rolling_finished: bool | None = None  # the game played during the rolling restart
+    nodes_used: dict[str, int] = field(default_factory=dict)
 
 
 def drive(stack: Stack, short: bool, api=None, rolling: bool = False) -> Result:
@@ -651,12 +653,15 @@ def drive(stack: Stack, short: bool, api=None, rolling: bool = False) -> Result:
     lost, doubled = moves_checked(stack.database_url, played.game_id, played.posted)
     if not played.finished:
         lost = max(lost, 1)
-    summary = ""
+    summary, rolled = "", None
     if rolling:
-        summary, more_lost, more_doubled = rolling_restart(stack)
+        summary, more_lost, more_doubled, rolled = rolling_restart(stack)
         lost, doubled = lost + more_lost, doubled + more_doubled
+    used = nodes_used(stack)
     if stack.nodes > 1:
-        summary += ("; " if summary else "") + nodes_used(stack)
+        by_node = ", ".join(f"{k} {v}" for k, v in used.items())
+        summary += ("; " if summary else "") + f"moves/streams by node: {by_node}"
+
     held = sum(c.held for c in cases)
     line = (
         f"stack click_p95_ms={p95(played.clicks):.0f} push_p95_ms={p95(played.pushes):.0f} "
@@ -668,11 +673,22 @@ def drive(stack: Stack, short: bool, api=None, rolling: bool = False) -> Result:
     if api is not None:
         answered = sum(1 for c in api.calls("sendMessage") if c.ok and c.chat_id >= 5_000_000)
     return Result(
-        line, cases, played, hook_failed, sampler.failures, setup, answered, lost, doubled, summary
+        line,
+        cases,
+        played,
+        hook_failed,
+        sampler.failures,
+        setup,
+        answered,
+        lost,
+        doubled,
+        summary,
+        rolled,
+        used,
     )
 
 
-def rolling_restart(stack: Stack) -> tuple[str, int, int]:
+def rolling_restart(stack: Stack) -> tuple[str, int, int, bool]:
     """A second game in Chromium while each process is restarted in turn (web, live, the
     workers, beat: one at a time, the next once the last answers again). Returns a summary,
     and the game's lost and doubled moves."""
@@ -697,18 +713,19 @@ def rolling_restart(stack: Stack) -> tuple[str, int, int]:
         f"{'finished' if played.finished else 'NOT FINISHED'}, {played.posted} taps, "
         f"{played.pushed} pushes, lost {lost}, doubled {doubled}"
     )
-    return summary, lost, doubled
+    return summary, lost, doubled, played.finished
 
 
-def nodes_used(stack: Stack) -> str:
-    """Which node answered what: moves by web node, streams by live node."""
-    parts = []
+def nodes_used(stack: Stack) -> dict[str, int]:
+    """Which node answered what (from their access logs): moves by web node, streams by
+    live node (a stream is logged when it ends)."""
+    used = {}
     for service, marker in (("web", "/move/ "), ("live", "/events/")):
         for name in stack.instances(service):
             path = stack.workdir / f"{name}.log"
             text = path.read_text(errors="replace") if path.exists() else ""
-            parts.append(f"{name} {text.count(marker)}")
-    return "moves/streams by node: " + ", ".join(parts)
+            used[name] = text.count(marker)
+    return used
 
 
 @contextlib.contextmanager

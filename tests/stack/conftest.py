@@ -1,6 +1,6 @@
 """The production stack of docker-compose.yml without Docker (bench/stack.py): each
 service's own command on loopback, this machine's PostgreSQL and Redis, Debian's caddy with
-deploy/Caddyfile in front. Started once per module: it takes about a minute."""
+deploy/Caddyfile in front. Started once per module: it takes one to two minutes."""
 
 from __future__ import annotations
 
@@ -24,19 +24,21 @@ def stack():
     # not pass for one that did.
     assert shutil.which("caddy"), "needs Debian's caddy (apt-get install caddy)"
     assert os.path.exists(runner.CHROMIUM), "needs Debian's Chromium (apt-get install chromium)"
-    with runner.running(database_url, redis_url) as up:
+    # Two web and two live nodes behind the proxy, as the runbook's scaling section has it.
+    with runner.running(database_url, redis_url, nodes=2) as up:
         yield up
 
 
 @pytest.fixture(scope="module")
 def driven(stack):
-    """The short run (``python -m bench stack --short``), once for the module's tests."""
+    """The short run with the rolling restart (``python -m bench stack --short --nodes 2
+    --rolling``), once for the module's tests."""
     from bench import stack as runner
 
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop in this thread
     try:
-        result = runner.drive(stack, short=True, api=stack.api)
+        result = runner.drive(stack, short=True, api=stack.api, rolling=True)
     finally:
         if previous is None:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

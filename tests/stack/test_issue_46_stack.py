@@ -24,6 +24,22 @@ def test_issue_46_stack_plays_a_game_to_its_end_through_the_proxy_with_the_push(
     assert driven.doubled == 0
 
 
+def test_issue_46_stack_rolling_restart_loses_and_doubles_no_move(driven):
+    # Web, live, the workers and beat restarted one at a time during a second game: it
+    # reaches its end on the page (which caught up after each restart), nothing lost or
+    # applied twice, counted over both games.
+    assert driven.rolling_finished, driven.rolling
+    assert driven.lost == 0, driven.rolling
+    assert driven.doubled == 0, driven.rolling
+
+
+def test_issue_46_stack_two_web_nodes_both_take_moves_for_one_page(driven):
+    # One page, its stream on one live node at a time, its moves spread over both web
+    # nodes: a move made through either node reaches the page through Redis.
+    assert driven.nodes_used["web"] > 0 and driven.nodes_used["web-2"] > 0, driven.nodes_used
+    assert driven.played.finished
+
+
 def test_issue_46_stack_telegram_setup_ran_and_the_webhook_answers(driven):
     assert {"setWebhook", "setMyCommands", "setChatMenuButton", "setMyDescription"} <= set(
         driven.setup_calls
