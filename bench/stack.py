@@ -407,7 +407,11 @@ def case_chunked_body(stack: Stack) -> Case:
             status = r.status_code
         except httpx.HTTPError as exc:
             status = f"closed ({type(exc).__name__})"
-    return Case("4 MiB chunked body", status in (413, "closed (RemoteProtocolError)"), str(status))
+    # Caddy cuts the stream at 1 MiB: a 413, the connection closed, or the site's own
+    # refusal of the cut body (400 "not an update"), as the race between them goes; never
+    # accepted.
+    held = not (isinstance(status, int) and 200 <= status < 300)
+    return Case("4 MiB chunked body", held, str(status))
 
 
 def case_healthz_prefix(stack: Stack, n: int) -> Case:

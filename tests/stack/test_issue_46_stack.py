@@ -72,3 +72,18 @@ def test_issue_46_stack_healthz_prefix_counts_against_the_rate_limit(driven):
     # 3's fix in the site; the proxy passes the address it sees in X-Forwarded-For).
     prefix = case(driven, "/healthzANYTHING")
     assert prefix.held, prefix.detail
+
+
+def test_issue_46_stack_http_goes_to_https_with_one_hsts_header(stack):
+    import httpx
+
+    r = httpx.get(f"http://localhost:{stack.ports['http']}/play/", timeout=10)
+    assert r.status_code in (301, 308)
+    assert r.headers["location"].startswith("https://localhost")
+    with stack.client() as c:
+        page = c.get("/")
+    assert page.status_code == 200
+    assert page.headers.get_list("strict-transport-security") == [
+        "max-age=31536000; includeSubDomains"
+    ]
+    assert "server" not in page.headers
