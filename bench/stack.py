@@ -44,6 +44,8 @@ from pathlib import Path
 
 import yaml
 
+SUMMARY = "the production stack (docker-compose.yml) behind its proxy: click, push, webhook, /healthz p95 under hostile clients"
+
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = ROOT / "docker-compose.yml"
 CHROMIUM = "/usr/bin/chromium"
