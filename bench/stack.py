@@ -44,7 +44,7 @@ from pathlib import Path
 
 import yaml
 
-SUMMARY = "the production stack behind its proxy: click, push, webhook, /healthz p95 under hostile clients"
+SUMMARY = "the production stack behind its proxy: click, push, webhook, healthz under attack"
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = ROOT / "docker-compose.yml"
