@@ -33,6 +33,9 @@ that has an integer action space, OpenSpiel's Hearts the same way (``legal_actio
     openspiel_hearts fast playouts/s=<n> us/action=<n> us/decision=<n>
     <versus>/openspiel_hearts us/action_ratio=<n> us/decision_ratio=<n> playout_ratio=<n>
 
+The compared game's fast line and Hearts' are timed in turns, a playout of the one
+with less time so far at a time (``paired``), so that a load coming and going on a
+shared machine weighs on both alike rather than on whichever ran in its moment.
 ``us/action_ratio`` divides the compared game's time per action by Hearts' per action, its
 chance outcomes (the 52 cards dealt one by one, the pass direction) counted as actions;
 ``us/decision_ratio`` by Hearts' per decision, its dealing in the time but not in the
@@ -47,6 +50,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Iterator
 
 from bench.harness.stats import say
 from games import catalog
@@ -55,6 +59,8 @@ SUMMARY = "the game engines alone: games/s, µs per action, state size"
 
 # CPU time of this process: see the module's docstring.
 clock = time.process_time
+# One playout: its time, its actions, its decisions.
+Playout = tuple[float, int, int]
 
 
 def bench_engine(slug: str, seconds: float, seed: int = 1) -> dict:
@@ -99,24 +105,63 @@ def drive(rules, n: int, seconds: float, seed: int = 1) -> dict:
     }
 
 
-def drive_fast(rules, n: int, seconds: float, seed: int = 1) -> dict:
-    """Random playouts on the integer fast path, from a fresh set-up each."""
+def fast_playouts(rules, n: int, seed: int = 1) -> Iterator[Playout]:
+    """Random playouts on the integer fast path, from a fresh set-up each: per playout,
+    its time, its actions and its decisions (the same: our engines deal inside apply)."""
     rng = random.Random(seed)
     choice = rng.choice
     to_act, legal_ids, apply_id = rules.to_act, rules.legal_ids, rules.apply_id
-    games = actions = 0
-    elapsed = 0.0
-    while elapsed < seconds:
+    while True:
         game_seed = rng.randrange(2**31)
         start = clock()
         state = rules.setup(n, game_seed)
+        count = 0
         while acting := to_act(state):
             seat = acting[0] if len(acting) == 1 else choice(acting)
             apply_id(state, seat, choice(legal_ids(state, seat)))
-            actions += 1
-        elapsed += clock() - start
-        games += 1
-    return {"playouts_per_s": games / elapsed, "us_per_action": elapsed / actions * 1e6}
+            count += 1
+        yield clock() - start, count, count
+
+
+def drive_fast(rules, n: int, seconds: float, seed: int = 1) -> dict:
+    """Random playouts on the integer fast path, from a fresh set-up each."""
+    return totals(fast_playouts(rules, n, seed), seconds)
+
+
+def totals(playouts: Iterator[Playout], seconds: float) -> dict:
+    """Playouts taken until their time adds up to ``seconds``, and their rates."""
+    played, elapsed = [], 0.0
+    while elapsed < seconds:
+        played.append(playout := next(playouts))
+        elapsed += playout[0]
+    return rates(played)
+
+
+def paired(ours: Iterator[Playout], theirs: Iterator[Playout], seconds: float) -> tuple[dict, dict]:
+    """Two engines' playouts taken in turns, the one with less time so far next, until
+    each has ``seconds``: both are timed in the same moments, so a load that comes and
+    goes on a shared machine weighs on both alike and their ratio stays put."""
+    mine, other = [], []
+    t_mine = t_other = 0.0
+    while t_mine < seconds or t_other < seconds:
+        if t_mine <= t_other:
+            mine.append(playout := next(ours))
+            t_mine += playout[0]
+        else:
+            other.append(playout := next(theirs))
+            t_other += playout[0]
+    return rates(mine), rates(other)
+
+
+def rates(played: list[Playout]) -> dict:
+    elapsed = sum(t for t, _, _ in played)
+    actions = sum(a for _, a, _ in played)
+    decisions = sum(d for _, _, d in played)
+    return {
+        "playouts_per_s": len(played) / elapsed,
+        "us_per_action": elapsed / actions * 1e6,
+        "us_per_decision": elapsed / decisions * 1e6,
+    }
 
 
 def largest_dump(rules, n: int, game_seed: int, choice_seed: int) -> int:
@@ -156,19 +201,21 @@ class NullRules:
         return {"n": state[0]}
 
 
-def bench_openspiel_hearts(seconds: float, seed: int = 1) -> dict | None:
+def hearts_playouts(seed: int = 1) -> Iterator[Playout] | None:
+    """OpenSpiel's Hearts by the same loop, chance outcomes counted as actions (not as
+    decisions); None without the optional ``open_spiel`` package."""
     try:
         import pyspiel
     except ImportError:
         return None
-    game = pyspiel.load_game("hearts")
+    return _hearts_playouts(pyspiel.load_game("hearts"), seed)
+
+
+def _hearts_playouts(game, seed: int) -> Iterator[Playout]:
     rng = random.Random(seed)
     choice = rng.choice
-    actions = decisions = games = 0
-    elapsed = 0.0
-    while elapsed < seconds:
+    while True:
         start = clock()
-        games += 1
         state = game.new_initial_state()
         count = chance = 0
         while not state.is_terminal():
@@ -178,14 +225,12 @@ def bench_openspiel_hearts(seconds: float, seed: int = 1) -> dict | None:
             else:
                 state.apply_action(choice(state.legal_actions()))
             count += 1
-        elapsed += clock() - start
-        actions += count
-        decisions += count - chance
-    return {
-        "us_per_action": elapsed / actions * 1e6,
-        "us_per_decision": elapsed / decisions * 1e6,
-        "playouts_per_s": games / elapsed,
-    }
+        yield clock() - start, count, count - chance
+
+
+def bench_openspiel_hearts(seconds: float, seed: int = 1) -> dict | None:
+    playouts = hearts_playouts(seed)
+    return None if playouts is None else totals(playouts, seconds)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -225,29 +270,38 @@ def main(argv: list[str] | None = None) -> None:
     floor = drive(NullRules(), 4, args.seconds)
     say(f"python_loop us/action={floor['us_per_action']:.2f}")
     fast = {}
+    hearts_fast = None
     for slug in args.slugs:
         kind = catalog.get(slug)
         if not kind.rules.n_actions:
             continue
-        r = fast[slug] = drive_fast(kind.rules, kind.table_players, args.seconds)
+        theirs = hearts_playouts() if slug == versus else None
+        if theirs is None:
+            r = fast[slug] = drive_fast(kind.rules, kind.table_players, args.seconds)
+        else:  # the compared pair, timed in turns (see ``paired``)
+            ours = fast_playouts(kind.rules, kind.table_players)
+            r, hearts_fast = paired(ours, theirs, args.seconds)
+            fast[slug] = r
         print(
             f"{slug} fast playouts/s={r['playouts_per_s']:.1f} us/action={r['us_per_action']:.2f}",
             flush=True,
         )
     if hearts is not None:
+        # Hearts' figures from the turns it took with the compared game, when there was one.
+        hf = hearts_fast or hearts
         print(
-            f"openspiel_hearts fast playouts/s={hearts['playouts_per_s']:.1f}"
-            f" us/action={hearts['us_per_action']:.2f}"
-            f" us/decision={hearts['us_per_decision']:.2f}",
+            f"openspiel_hearts fast playouts/s={hf['playouts_per_s']:.1f}"
+            f" us/action={hf['us_per_action']:.2f}"
+            f" us/decision={hf['us_per_decision']:.2f}",
             flush=True,
         )
         if versus in fast:
             sc = fast[versus]
             print(
                 f"{versus}/openspiel_hearts"
-                f" us/action_ratio={sc['us_per_action'] / hearts['us_per_action']:.2f}"
-                f" us/decision_ratio={sc['us_per_action'] / hearts['us_per_decision']:.2f}"
-                f" playout_ratio={hearts['playouts_per_s'] / sc['playouts_per_s']:.2f}",
+                f" us/action_ratio={sc['us_per_action'] / hf['us_per_action']:.2f}"
+                f" us/decision_ratio={sc['us_per_action'] / hf['us_per_decision']:.2f}"
+                f" playout_ratio={hf['playouts_per_s'] / sc['playouts_per_s']:.2f}",
                 flush=True,
             )
 

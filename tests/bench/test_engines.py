@@ -55,3 +55,23 @@ def test_the_loop_floor_plays_whole_games_of_the_null_engine():
     per_game_us = 1e6 / result["games_per_s"]
     assert abs(per_game_us / rules.LENGTH - result["us_per_action"]) < 1e-6 * per_game_us
     assert result["state_bytes"] == len('{"n":100}')  # the largest dump seen
+
+
+def test_issue_47_the_compared_pair_is_timed_in_turns():
+    """Smoking Cat and Hearts take turns, the one with less time so far next, so both
+    are measured in the same moments of a shared machine."""
+    order = []
+
+    def playouts(name, seconds, actions, decisions):
+        while True:
+            order.append(name)
+            yield seconds, actions, decisions
+
+    ours, theirs = bench.paired(
+        playouts("ours", 0.25, 10, 10), playouts("hearts", 0.125, 6, 3), 1.0
+    )
+    assert order == ["ours", "hearts", "hearts"] * 4  # 1 s each
+    assert ours["us_per_action"] == 0.25 / 10 * 1e6
+    assert theirs["us_per_action"] == 0.125 / 6 * 1e6
+    assert theirs["us_per_decision"] == 0.125 / 3 * 1e6
+    assert theirs["playouts_per_s"] == 8

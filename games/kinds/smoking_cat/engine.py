@@ -51,7 +51,6 @@ from games.engines.base import (
     Termination,
     event,
     ranks_from,
-    rng_for,
 )
 
 try:  # the SHA-512 that random.Random.seed hashes a string seed with (no OpenSSL call)
@@ -156,6 +155,8 @@ SUIT_IDS = tuple(
 )
 SUIT_IDS_THROW = tuple(tuple([*ids, THROW_ID] for ids in table) for table in SUIT_IDS)
 SUIT_PASS_IDS = tuple(tuple([PASS_ID + c for c in ids] for ids in table) for table in SUIT_IDS)
+# PASS_BIT[id]: the card bit of a pass id (the play ids' bits are BIT).
+PASS_BIT = (0,) * PASS_ID + BIT
 _I0, _I1, _I2 = SUIT_IDS[:3]
 _I3T = SUIT_IDS_THROW[3]
 _J0, _J1, _J2, _J3 = SUIT_PASS_IDS
@@ -201,6 +202,7 @@ COMB16 = tuple(comb(16, k) for k in range(17))
 BY_POPCOUNT = sorted(range(1 << 16), key=int.bit_count)  # 16-bit masks, by popcount
 POPCOUNT_START = [sum(comb(16, j) for j in range(k)) for k in range(17)]
 TEAM_START = list(accumulate((comb(16, k) * comb(16, 16 - k) for k in range(16)), initial=0))
+EIGHT_START = POPCOUNT_START[8]  # where the 16-bit masks of 8 cards start in BY_POPCOUNT
 LOW_BITS = tuple((1 << n) - 1 for n in range(9))
 POP8 = tuple(m.bit_count() for m in range(256))
 # DEPOSIT[m << 8 | bits]: the low bits of ``bits`` moved onto the set bits of the byte m.
@@ -213,17 +215,23 @@ for _m in range(1, 256):
         DEPOSIT[_m << 8 | _bits] = _rest | _low if _bits & 1 else _rest
 
 
+# BYTE_LOW[m]: the bits of a pattern that a byte m of the mask takes (LOW_BITS[POP8[m]]).
+BYTE_LOW = tuple(LOW_BITS[n] for n in POP8)
+
+
 def deposit(mask: int, pattern: int) -> int:
     """The cards of ``mask`` picked by the bits of ``pattern`` (the n-th lowest card of the
     mask is taken when bit n of the pattern is set), one byte of the mask at a time."""
-    b0, b1, b2, b3 = mask & 255, mask >> 8 & 255, mask >> 16 & 255, mask >> 24
-    out = DEPOSIT[b0 << 8 | pattern & LOW_BITS[POP8[b0]]]
-    pattern >>= POP8[b0]
-    out |= DEPOSIT[b1 << 8 | pattern & LOW_BITS[POP8[b1]]] << 8
-    pattern >>= POP8[b1]
-    out |= DEPOSIT[b2 << 8 | pattern & LOW_BITS[POP8[b2]]] << 16
-    pattern >>= POP8[b2]
-    return out | DEPOSIT[b3 << 8 | pattern] << 24
+    b = mask & 255
+    out = DEPOSIT[b << 8 | pattern & BYTE_LOW[b]]
+    pattern >>= POP8[b]
+    b = mask >> 8 & 255
+    out |= DEPOSIT[b << 8 | pattern & BYTE_LOW[b]] << 8
+    pattern >>= POP8[b]
+    b = mask >> 16 & 255
+    out |= DEPOSIT[b << 8 | pattern & BYTE_LOW[b]] << 16
+    pattern >>= POP8[b]
+    return out | DEPOSIT[(mask >> 24) << 8 | pattern] << 24
 
 
 def random_deal(rng: random.Random) -> list[int]:
@@ -238,18 +246,28 @@ def random_deal(rng: random.Random) -> list[int]:
 # rejection loop as ``randrange``. tests/engines/test_smoking_cat.py checks it against
 # rng_for, so a stored match deals exactly as before.
 DEAL_BITS = N_DEALS.bit_length()
-_new_random = random.Random.__new__
-_seed_random = _random.Random.seed
+# The C generator itself: ``_random.Random(n)`` seeds with the int n as ``seed(n)`` does,
+# in one call, and its ``getrandbits`` is the one random.Random inherits.
+_CRandom = _random.Random
 
 
 def deal_draw(seed: int, deal: int) -> int:
     key = f"{seed}:deal:{deal}".encode()
-    rng = _new_random(random.Random)
-    _seed_random(rng, int.from_bytes(key + sha512(key).digest(), "big"))
-    bits = rng.getrandbits
+    bits = _CRandom(int.from_bytes(key + sha512(key).digest(), "big")).getrandbits
     draw = bits(DEAL_BITS)
     while draw >= N_DEALS:
         draw = bits(DEAL_BITS)
+    return draw
+
+
+def dealer_draw(seed: int) -> int:
+    """S4: ``rng_for(seed, "dealer").randrange(N_SEATS)`` the way ``deal_draw`` draws a
+    deal (``randrange(4)`` is ``getrandbits(3)`` until below 4)."""
+    key = f"{seed}:dealer".encode()
+    bits = _CRandom(int.from_bytes(key + sha512(key).digest(), "big")).getrandbits
+    draw = bits(3)
+    while draw >= N_SEATS:
+        draw = bits(3)
     return draw
 
 
@@ -262,8 +280,8 @@ def decode_deal(number: int) -> list[int]:
     i, j = divmod(team - TEAM_START[low], COMB16[16 - low])
     pair = BY_POPCOUNT[POPCOUNT_START[low] + i] | BY_POPCOUNT[POPCOUNT_START[16 - low] + j] << 16
     others = pair ^ 0xFFFFFFFF
-    hand0 = deposit(pair, BY_POPCOUNT[POPCOUNT_START[8] + first])
-    hand2 = deposit(others, BY_POPCOUNT[POPCOUNT_START[8] + second])
+    hand0 = deposit(pair, BY_POPCOUNT[EIGHT_START + first])
+    hand2 = deposit(others, BY_POPCOUNT[EIGHT_START + second])
     return [hand0, pair ^ hand0, hand2, others ^ hand2]
 
 
@@ -358,14 +376,18 @@ class SmokingCatRules(Rules):
     # -- setup ---------------------------------------------------------------------------
 
     def setup(self, n_players: int, seed: int, options: JSON | None = None) -> State:
-        self.check_players(n_players)
+        if n_players != N_SEATS:
+            self.check_players(n_players)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"the seed must be an int, not {seed!r}")
-        word, dealer, decks = parse_options(options or {})
+        if options:
+            word, dealer, decks = parse_options(options)
+        else:  # parse_options({}), without its checks (a playout sets up often)
+            word, dealer, decks = DEFAULT_WORD, None, []
         st = State()
         st.seed, st.word, st.decks = seed, word, decks
-        if dealer is None:  # S4: the first dealer is chosen at random
-            dealer = rng_for(seed, "dealer").randrange(N_SEATS)
+        if dealer is None:  # S4: the first dealer is chosen at random, as rng_for draws it
+            dealer = dealer_draw(seed)
         st.deal, st.dealer, st.letters = 1, dealer, [0] * N_SEATS
         st.previous = None
         self._deal(st)
@@ -395,12 +417,14 @@ class SmokingCatRules(Rules):
 
     # -- whose turn, what is legal --------------------------------------------------------
 
+    # The passing branches come first in to_act, legal_ids and apply_id: a random playout
+    # throws down early, so three actions in four are passes.
     def to_act(self, state: State) -> list[int]:
         phase = state.phase
+        if phase == PASS:  # S6: simultaneous
+            return [*PASS_TO_ACT[state.passed]]
         if phase == PLAY:
             return [state.turn]
-        if phase == PASS:  # S6: simultaneous
-            return list(PASS_TO_ACT[state.passed])
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
@@ -438,6 +462,16 @@ class SmokingCatRules(Rules):
 
     def legal_ids(self, state: State, seat: int) -> list[int]:
         phase = state.phase
+        if phase == PASS:
+            if seat in PASS_TO_ACT[state.passed]:
+                hand = state.hands[seat]  # pass_ids, inline
+                return [
+                    *_J0[hand & 255],
+                    *_J1[hand >> 8 & 255],
+                    *_J2[hand >> 16 & 255],
+                    *_J3[hand >> 24],
+                ]
+            return []
         if phase == PLAY:
             if seat != state.turn:
                 return []
@@ -454,28 +488,12 @@ class SmokingCatRules(Rules):
                 *_I2[hand >> 16 & 255],
                 *_I3T[hand >> 24],
             ]
-        if phase == PASS and seat in PASS_TO_ACT[state.passed]:
-            hand = state.hands[seat]  # pass_ids, inline
-            return [
-                *_J0[hand & 255],
-                *_J1[hand >> 8 & 255],
-                *_J2[hand >> 16 & 255],
-                *_J3[hand >> 24],
-            ]
         return []
 
     def apply_id(self, state: State, seat: int, action: int) -> None:
         """``apply`` for playouts: a legal action id (not checked), no events built."""
-        if action < N_CARDS:
-            state.hands[seat] ^= 1 << action
-            trick = state.trick
-            trick.append(action)
-            if len(trick) < N_SEATS:
-                state.turn = (seat + 1) & 3
-            else:
-                self._end_trick(state, None)
-        elif action > THROW_ID:  # S6: one card set aside to pass (_choose_pass, inline)
-            bit = 1 << (action - PASS_ID)
+        if action > THROW_ID:  # S6: one card set aside to pass (_choose_pass, inline)
+            bit = PASS_BIT[action]
             state.hands[seat] ^= bit
             passes = state.passes
             chosen = passes[seat] = passes[seat] | bit
@@ -486,6 +504,14 @@ class SmokingCatRules(Rules):
                     p0, p1, p2, p3 = passes
                     state.hands = [h0 | p3, h1 | p0, h2 | p1, h3 | p2]
                     state.phase = PLAY
+        elif action < N_CARDS:
+            state.hands[seat] ^= BIT[action]
+            trick = state.trick
+            trick.append(action)
+            if len(trick) < N_SEATS:
+                state.turn = (seat + 1) & 3
+            else:
+                self._end_trick(state, None)
         else:
             self._throw(state, seat, None)
 
