@@ -1,4 +1,3 @@
-
 from django.urls import path, register_converter
 
 from . import (
