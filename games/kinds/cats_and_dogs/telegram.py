@@ -247,7 +247,7 @@ def notice(ev: dict, ctx: Ctx) -> str | None:
     return None
 
 
-def toast(action: str, ctx: Ctx) -> str:
+def toast(action: str, ctx: Ctx | None) -> str:
     head = action.split(":", 1)[0]
     texts = {
         "mark": _("Marker placed"),

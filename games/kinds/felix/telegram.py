@@ -205,7 +205,7 @@ def notice(ev: dict, ctx: Ctx) -> str | None:
     return None  # every round shows on the table; only the final result is announced
 
 
-def toast(action: str, ctx: Ctx) -> str:
+def toast(action: str, ctx: Ctx | None) -> str:
     if action.startswith("place:"):
         return _("Card placed: %(card)s") % {"card": card(action[6:])}
     if action.startswith("bid:"):

@@ -212,7 +212,7 @@ def notice(ev: dict, ctx: Ctx) -> str | None:
     )
 
 
-def toast(action: str, ctx: Ctx) -> str:
+def toast(action: str, ctx: Ctx | None) -> str:
     if action.startswith("pass:"):
         return _("Cards passed")
     if action == "throw":
