@@ -33,6 +33,7 @@ from games.engines.base import (
     ranks_from,
     rng_for,
 )
+from games.kinds.bon_appetit.types import BonAppetitView, Chase
 
 # --- The table: every interpretation of the components lives here ----------------------
 # One character per card in the state; the long names are the public ones.
@@ -339,9 +340,9 @@ class BonAppetitRules(Rules):
         events.append(event("game_end", reason=str(reason), seat=state.seat, **result))
 
     # --- what players see --------------------------------------------------------------
-    def view(self, state: BonAppetitState, seat: int | None) -> JSON:
+    def view(self, state: BonAppetitState, seat: int | None) -> BonAppetitView:
         # Every seat sees the same table: nobody knows the order of any face-down pile.
-        chase = None
+        chase: Chase | None = None
         if state.flips_left:
             chase = {
                 "chaser": state.seat,

@@ -22,6 +22,7 @@ from bot.render.common import (
     told,
 )
 from bot.render.menus import next_steps
+from games.kinds.cats_and_dogs.types import parse_action
 from games.play.result import Result
 
 recent = every_event  # the table shows every recent event
@@ -170,7 +171,7 @@ def _main_keyboard(view: dict, ctx: Ctx):
     phase = view["phase"]
     if phase in ("mark", "feed"):
         buttons = [
-            Button(animal_name(view, int(a.split(":")[1])), ctx.move(a))
+            Button(animal_name(view, parse_action(a).animal or 0), ctx.move(a))
             for a in legal
             if a.startswith(phase + ":")
         ]
@@ -248,7 +249,7 @@ def notice(ev: dict, ctx: Ctx) -> str | None:
 
 
 def toast(action: str, ctx: Ctx | None) -> str:
-    head = action.split(":", 1)[0]
+    head = parse_action(action).verb
     texts = {
         "mark": _("Marker placed"),
         "draw": _("You draw a food card"),

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.kinds.cats_and_dogs import art as deck
+from games.kinds.cats_and_dogs.types import parse_action
 
 TEMPLATE = "web/tables/cats_and_dogs.html"
 
@@ -204,16 +205,16 @@ def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str
     board: an animal, a food card on a plate (which names its animal too), a marker's
     owner; the two ends of a symmetric card (Trade a bite, Swap dinners) in either
     order."""
-    parts = action.split(":")
-    head, args = parts[0], parts[1:]
+    parsed = parse_action(action)
+    head, args = parsed.verb, parsed.targets
 
-    def animal(place: str) -> tuple[str, str]:
+    def animal(place: int | str) -> tuple[str, str]:
         return f"animal:{place}", animal_name(view, int(place))
 
-    def food(place: str, code: str) -> tuple[str, str]:
-        return f"food:{place}:{code}", f"{food_label(code)} ({animal_name(view, int(place))})"
+    def food(place: int | str, code: int | str) -> tuple[str, str]:
+        return f"food:{place}:{code}", f"{food_label(str(code))} ({animal_name(view, int(place))})"
 
-    def seat(number: str) -> tuple[str, str]:
+    def seat(number: int | str) -> tuple[str, str]:
         return f"seat:{number}", _role("marker of", seat_name(names, int(number)))
 
     card = (f"hand:{head}", action_name(head))
@@ -222,7 +223,7 @@ def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str
     if head == "draw":
         return [[("pile", _("Draw food"))]]
     if head == "more":
-        return [[animal(str(view["feeding"]))], [("more", _("More"))]]
+        return [[animal(view["feeding"])], [("more", _("More"))]]
     if head == "stop":
         return [[("stop", _("Stop"))]]
     if head == "shoo":

@@ -8,6 +8,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.kinds.smoking_cat.types import PassCards, Play, parse_action
+
 TEMPLATE = "web/tables/smoking_cat.html"
 
 # The replay page's words for this game's board (static/web/replay/smoking_cat.js).
@@ -71,10 +73,13 @@ def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, s
 def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str]]]:
     """The taps that make ``action`` (``web.tables.pick_tree``): a card is played, or
     passed, with one tap on it in the hand; throwing down is a button, then Confirm."""
-    verb, _sep, code = action.partition(":")
-    if code:
+    parsed = parse_action(action)
+    if isinstance(parsed, Play):
+        return [[(f"hand:{parsed.card}", card_label(parsed.card))]]
+    if isinstance(parsed, PassCards):
+        code = ",".join(parsed.cards)  # one card: the legal passes are chosen one at a time
         return [[(f"hand:{code}", card_label(code))]]
-    return [[(action, option((verb,), view, names)[0])]]
+    return [[(action, option(("throw",), view, names)[0])]]
 
 
 def pieces(view: dict | None) -> dict:
