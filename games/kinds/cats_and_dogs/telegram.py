@@ -7,7 +7,6 @@ chosen step by step (``bot.render.menus``), one token of the action string per s
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from bot.keyboard import Button, grid
 from bot.render.common import (
@@ -22,6 +21,7 @@ from bot.render.common import (
     told,
 )
 from bot.render.menus import next_steps
+from games.kinds.cats_and_dogs import cards
 from games.kinds.cats_and_dogs.types import parse_action
 from games.play.result import Result
 
@@ -42,18 +42,7 @@ GRAMMAR = {
 
 
 def card_name(code: str) -> str:
-    names = {
-        "shoo": pgettext("action card", "Shoo"),
-        "wander": pgettext("action card", "Wander"),
-        "switch": pgettext("action card", "Switch seats"),
-        "snatch": pgettext("action card", "Snatch"),
-        "bowl": pgettext("action card", "Pass the bowl"),
-        "trade": pgettext("action card", "Trade a bite"),
-        "swap": pgettext("action card", "Swap dinners"),
-        "clean": pgettext("action card", "Clean the bowl"),
-        "helping": pgettext("action card", "Second helping"),
-    }
-    return names[code]
+    return cards.name(code)
 
 
 def action_card(code: str) -> str:
