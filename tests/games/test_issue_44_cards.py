@@ -41,3 +41,25 @@ def test_issue_44_card_names_are_translated_once():
         source = inspect.getsource(module)
         assert '"action card"' not in source, module.__name__
         assert "Remove any one marker" not in source, module.__name__
+
+
+def test_issue_44_smoking_cat_words_are_the_arts_words():
+    from games.kinds.smoking_cat import art as smoking_art
+    from games.kinds.smoking_cat import cards as smoking_cards
+    from games.kinds.smoking_cat.engine import SUIT_NAMES, SUITS
+
+    with translation.override("en"):
+        assert [smoking_cards.suit_name(s) for s in SUITS] == list(SUIT_NAMES)
+        assert {s: smoking_cards.french_name(s) for s in SUITS} == smoking_art.FRENCH
+        assert {
+            r: smoking_cards.rank_name(r) for r in smoking_cards.RANK_ORDER
+        } == smoking_art.RANK_NAMES
+
+
+def test_issue_44_smoking_cat_sorts_and_names_once():
+    from games.kinds.smoking_cat import telegram as smoking_telegram
+    from games.kinds.smoking_cat import web as smoking_web
+
+    for module in (smoking_web, smoking_telegram):
+        source = inspect.getsource(module)
+        assert 'SUIT_ORDER = "' not in source and '_("Leaves")' not in source, module.__name__

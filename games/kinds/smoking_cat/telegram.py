@@ -7,12 +7,11 @@ from django.utils.translation import ngettext
 
 from bot.keyboard import Button, grid
 from bot.render.common import Ctx, event_lines, header, join, ranking, told, turn_marker
+from games.kinds.smoking_cat.cards import sort_key
 from games.kinds.smoking_cat.types import PassCards, Play, Throw, parse_action
 from games.play.result import Result
 
 SUIT_EMOJI = {"L": "🍃", "H": "❤️", "B": "🔔", "A": "🌰"}
-SUIT_ORDER = "LHBA"
-RANK_ORDER = "789XUOKA"
 
 
 def card(code: str) -> str:
@@ -23,10 +22,6 @@ def card(code: str) -> str:
 
 def cards(codes) -> str:
     return " ".join(card(c) for c in codes) or "—"
-
-
-def sort_key(code: str) -> tuple[int, int]:
-    return SUIT_ORDER.index(code[0]), RANK_ORDER.index(code[1])
 
 
 def _letters(view: dict, ctx: Ctx) -> str:
