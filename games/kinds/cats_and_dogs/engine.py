@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from games.engines.base import JSON, IllegalAction, Result, Rules, event, ranks_from, rng_for
-from games.kinds.cats_and_dogs.types import AnimalView, CatsAndDogsView
+from games.kinds.cats_and_dogs.types import AnimalView, CatsAndDogsView, parse_action
 
 from .data import (
     ACTION_CARDS,
@@ -173,9 +173,9 @@ CARD_OF_STEP = {step: name for name, step in STEPS.items() if step >= HELPING}
 
 
 def decode(action: str) -> tuple[int, Any, Any, Any, Any]:
-    head, *args = action.split(":")
-    values = [int(t) if t.isdigit() else t for t in args]
-    step = STEPS[head]
+    parsed = parse_action(action)  # the game's one parser (``types``)
+    values = list(parsed.targets)
+    step = STEPS[parsed.verb]
     if step == SHOO:  # shoo:a:s
         return (step, values[0], values[1], None, None)
     if step in (WANDER, SWAP):  # wander:a:b, swap:a:b
