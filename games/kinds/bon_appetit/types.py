@@ -47,10 +47,11 @@ class Flip:
 
 
 Action = Flip
+_FLIP = Flip()  # the one action: no object made per flip
 
 
 def parse_action(text: str) -> Action:
     """The action ``text`` names (its wire form is ``str(action)``), or IllegalAction."""
     if text != "flip":
         raise IllegalAction(f"Unknown action {text!r}: the only move is to flip a card.")
-    return Flip()
+    return _FLIP
