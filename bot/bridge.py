@@ -78,13 +78,18 @@ class Bridge:
         # waits below: every handler's database call would wait for it, until the deadline.
         # They get the bridge's own thread instead, as under WSGI.
         context = contextvars.copy_context()
-        context.run(SyncToAsync.thread_sensitive_context.set, None)
-        future = context.run(asyncio.run_coroutine_threadsafe, handle(), self._loop)
+        # asgiref reads None as "no thread-sensitive context", though its variable's type
+        # says a context.
+        context.run(SyncToAsync.thread_sensitive_context.set, None)  # type: ignore[arg-type]
+        loop = self._loop
+        if loop is None:  # closed since ``_ensure``
+            raise BadUpdate("the bot is closed")
+        future = context.run(asyncio.run_coroutine_threadsafe, handle(), loop)
         future.result(_left(deadline))
 
     def close(self) -> None:
         with self._lock:
-            if self._app is not None:
+            if self._app is not None and self._loop is not None:
                 asyncio.run_coroutine_threadsafe(self._app.shutdown(), self._loop).result(10)
                 self._loop.call_soon_threadsafe(self._loop.stop)
             self._app = self._loop = None

@@ -47,7 +47,7 @@ class Clock:
 clock = Clock()
 
 
-def pause_key(chat_id: int) -> str:
+def pause_key(chat_id: int | str) -> str:  # "": the prefix of every chat's
     return cachekeys.key("rate", "pause", chat_id)
 
 

@@ -69,7 +69,7 @@ class GameScreens:
             moves = Move.objects.filter(
                 game=self.game, status=MoveStatus.APPLIED, seq__lte=self.game.version
             ).order_by("-seq")
-            events = []
+            events: list[dict] = []
             for move in reversed(list(moves.only("events")[:RECENT_MOVES])):
                 events.extend(move.events or [])
             self._events = events
@@ -126,7 +126,7 @@ class GameScreens:
             for ev in move.events or []:
                 if seen_by([ev], None):
                     text = self.render.notice(ev, ctx)
-                    if text:
+                    if text and move.seq is not None:
                         out.append((move.seq, text))
         return out
 

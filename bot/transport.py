@@ -39,7 +39,10 @@ class CountedRequest(BaseRequest):
     async def shutdown(self) -> None:
         await self.inner.shutdown()
 
-    async def do_request(self, url, method, request_data=None, **timeouts) -> tuple[int, bytes]:
+    # The timeouts pass through as keywords, whatever the library names them.
+    async def do_request(  # type: ignore[override]
+        self, url, method, request_data=None, **timeouts
+    ) -> tuple[int, bytes]:
         api = url.rsplit("/", 1)[-1]
         try:
             status, payload = await self.inner.do_request(url, method, request_data, **timeouts)

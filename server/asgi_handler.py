@@ -30,6 +30,7 @@ import asyncio
 import contextvars
 import functools
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from django.core import signals
 from django.core.exceptions import RequestAborted
@@ -94,7 +95,8 @@ class Handler(ASGIHandler):
         try:
             set_script_prefix(get_script_prefix(scope))
             signals.request_started.send(sender=self.__class__, scope=scope)
-            response = refused if request is None else self.get_response(request)
+            # A plain or a streaming response, read by duck typing as Django's handler does.
+            response: Any = refused if request is None else self.get_response(request)
             if response.streaming and response.is_async:
                 return response, None
             try:

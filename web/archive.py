@@ -9,6 +9,7 @@ on the first."""
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from typing import cast
 from urllib.parse import urlencode
 
 from django import forms
@@ -54,14 +55,17 @@ class ArchiveFilters(forms.Form):
     def __init__(self, data, leagues: list[League]):
         super().__init__(data)
         self.leagues = {league.slug: league for league in leagues}
-        self.fields["game"].choices = [("", _("All games")), *catalog.choices()]
-        self.fields["league"].choices = [
+        cast(forms.ChoiceField, self.fields["game"]).choices = [
+            ("", _("All games")),
+            *catalog.choices(),
+        ]
+        cast(forms.ChoiceField, self.fields["league"]).choices = [
             ("", _("All leagues")),
             *((league.slug, league.name) for league in leagues),
         ]
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or {}
         since, until = data.get("since"), data.get("until")
         if since and until and until < since:
             self.add_error("until", _("The end date is before the start date."))

@@ -21,7 +21,9 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 @cache
-def _trusted(networks: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+def _trusted(
+    networks: tuple[str, ...],
+) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
     return tuple(ipaddress.ip_network(n, strict=False) for n in networks)
 
 

@@ -33,12 +33,13 @@ class StaticFinder(FileSystemFinder):
         # Not FileSystemFinder's: that one reads STATICFILES_DIRS once.
         pass
 
+    # Read at each call: the games' folders, not settings'.
     @property
-    def locations(self) -> list[tuple[str, Path]]:
+    def locations(self) -> list[tuple[str, Path]]:  # type: ignore[override]
         return [("", folder) for folder in _folders("static")]
 
     @property
-    def storages(self) -> dict[Path, FileSystemStorage]:
+    def storages(self) -> dict[Path, FileSystemStorage]:  # type: ignore[override]
         return {folder: FileSystemStorage(location=folder) for _prefix, folder in self.locations}
 
     def check(self, **kwargs):

@@ -66,8 +66,8 @@ def page(
     after the row ``after``, or the page before the row ``before``. One query.
     ``query``: the list's other parameters, for the links to the other pages."""
     query = query or {}
-    key = F(key) if isinstance(key, str) else key
-    rows = rows.annotate(_key=key)
+    order = F(key) if isinstance(key, str) else key
+    rows = rows.annotate(_key=order)
     if after is None and before is None:
         items = list(_ordered(rows, descending)[: size + 1])
         more = len(items) > size
@@ -76,7 +76,7 @@ def page(
     mark, forward = (after, True) if after is not None else (before, False)
     # The cursor row's key, read in the same query; a row that no longer exists gives an
     # empty page.
-    mark_row = rows.model._base_manager.filter(pk=mark).annotate(_key=key).order_by()
+    mark_row = rows.model._base_manager.filter(pk=mark).annotate(_key=order).order_by()
     value = Subquery(mark_row.values("_key")[:1])
     # "Further along" is smaller when descending; the first condition alone bounds the
     # index scan, the second breaks ties by primary key.

@@ -13,8 +13,9 @@ which parameter is wrong, as JSON to a script and as a page to a browser; nothin
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import wraps
+from typing import overload
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -38,6 +39,12 @@ class BadParameter(ValueError):
         return _("The request's “%(name)s” is not valid.") % {"name": self.name}
 
 
+@overload
+def integer(raw: str | None, name: str, *, minimum: int = 0, maximum: int, default: int) -> int: ...
+@overload
+def integer(
+    raw: str | None, name: str, *, minimum: int = 0, maximum: int, default: None = None
+) -> int | None: ...
 def integer(
     raw: str | None, name: str, *, minimum: int = 0, maximum: int, default: int | None = None
 ) -> int | None:
@@ -78,7 +85,17 @@ def text(raw: str | None, name: str, *, max_length: int, default: str = "") -> s
     return raw
 
 
-def choice(raw: str | None, name: str, choices, *, default: str | None = None) -> str | None:
+@overload
+def choice(raw: str, name: str, choices: Iterable[str], *, default: str | None = None) -> str: ...
+@overload
+def choice(raw: str | None, name: str, choices: Iterable[str], *, default: str) -> str: ...
+@overload
+def choice(
+    raw: str | None, name: str, choices: Iterable[str], *, default: None = None
+) -> str | None: ...
+def choice(
+    raw: str | None, name: str, choices: Iterable[str], *, default: str | None = None
+) -> str | None:
     """``raw`` when it is one of ``choices``; ``default`` when absent."""
     if raw is None:
         return default

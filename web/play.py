@@ -96,7 +96,7 @@ def new_table(request):
 @require_POST
 def create_table(request):
     try:
-        kind = catalog.get(params.choice(request.POST.get("game"), "game", catalog.slugs()))
+        kind = catalog.get(params.choice(request.POST.get("game", ""), "game", catalog.slugs()))
         computers = params.integer(
             request.POST.get("computers"), "computers", maximum=MAX_COMPUTERS, default=0
         )
@@ -184,7 +184,7 @@ def _table_page(
         # query for every seat.
         records = completion.records(line.player_id for line in t.seats)
         for line in t.seats:
-            line.completion = records.get(line.player_id)
+            line.completion = records.get(line.player_id) if line.player_id is not None else None
     invite = request.GET.get("invite", "")
     seated = t.seat is not None or (player is not None and player.pk == game.created_by_id)
     return render(

@@ -32,7 +32,7 @@ def public_players() -> QuerySet[Player]:
     )
 
 
-def _games_played() -> Subquery:
+def _games_played() -> Coalesce:
     seats = (
         Seat.objects.filter(player=OuterRef("pk"), game__started_at__isnull=False)
         .order_by()
@@ -137,6 +137,11 @@ def _rank(ratings: QuerySet[Rating], rows: list[Rating]) -> None:
             "pk", filter=Q(ordinal__gt=first.ordinal) | Q(ordinal=first.ordinal, pk__gt=first.pk)
         ),
     )
-    first.rank = counts["above"] + 1
+    # The page's place, set on each row for the template.
+    first.rank = counts["above"] + 1  # type: ignore[attr-defined]
     for i, (previous, row) in enumerate(pairwise(rows), start=1):
-        row.rank = previous.rank if row.ordinal == previous.ordinal else counts["ahead"] + i + 1
+        row.rank = (  # type: ignore[attr-defined]
+            previous.rank  # type: ignore[attr-defined]
+            if row.ordinal == previous.ordinal
+            else counts["ahead"] + i + 1
+        )

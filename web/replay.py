@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-from types import ModuleType
 from typing import Any
 
 from django.core.cache import cache
@@ -24,7 +23,7 @@ from games.play.table import seen_by
 from games.ratings import standings
 
 from . import params
-from .tables import event_text, web_module
+from .tables import WebTable, event_text, web_module
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +127,7 @@ def build(game: Game) -> dict[str, Any]:
     return {"game": game.game_type, "reveal": reveal, "steps": out_steps, "broken": False}
 
 
-def sentences(slug: str, module: ModuleType, step: dict, names: list[str], view: dict) -> list[str]:
+def sentences(slug: str, module: WebTable, step: dict, names: list[str], view: dict) -> list[str]:
     """What happened at ``step``, in words: the web table's sentences for its events (one
     source of sentences for the table and the replay), and after the game those only
     some seats saw, each said to be theirs. A move none of whose events makes a sentence

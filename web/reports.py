@@ -6,6 +6,8 @@ in); the form says nothing of other reports, and nothing is shown to the reporte
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
@@ -36,13 +38,15 @@ class ReportForm(forms.Form):
 
     def __init__(self, *args, players: list[Player], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["reported"].choices = [(p.pk, p.display_name) for p in players]
+        cast(forms.ChoiceField, self.fields["reported"]).choices = [
+            (p.pk, p.display_name) for p in players
+        ]
         if len(players) == 1:
             self.fields["reported"].widget = forms.HiddenInput()
             self.fields["reported"].initial = players[0].pk
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or {}
         if data.get("reason") == ReportReason.OTHER and not (data.get("text") or "").strip():
             self.add_error("text", _("Say what happened."))
         return data
@@ -96,7 +100,7 @@ def game_report(request, pk: int):
     seats = reports.reportable(game, reporter) if reporter is not None else []
     if reporter is not None and not seats and game.status != "finished":
         raise Http404(_("There is no such game."))
-    return _page(request, game, [s.player for s in seats], game)
+    return _page(request, game, [s.player for s in seats if s.player is not None], game)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -36,7 +36,8 @@ PHASE_NAMES = {
 
 def _views(steps: list[dict], upto: int) -> list[dict]:
     """The public view before each move up to ``upto``, rebuilt from the replay's deltas."""
-    out, view = [], {}
+    out: list[dict] = []
+    view: dict = {}
     for step in steps[: upto + 1]:
         view = {**view, **step.get("view", {})}
         for key in view.pop("__removed__", []):

@@ -261,7 +261,7 @@ def game_detail(request, pk: int):
         )
     }
     for seat in seats:
-        change = changes.get(seat.player_id)
+        change = changes.get(seat.player_id) if seat.player_id is not None else None
         seat.rating_delta = change.shown_change if change else None
     running = game.status == GameStatus.RUNNING
     review = post_game.context(game, data, [s.name for s in seats])

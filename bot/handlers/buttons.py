@@ -121,9 +121,9 @@ def _private_screen(user, data: callbacks.Data) -> Reply:
     """A menu step in the player's private message."""
     player = player_for(user)
     with translation.override(player.language):
-        game = Game.objects.filter(pk=data.game_id).first()
-        seat = game and game.seats.filter(player=player).first()
-        if seat is None:
+        game = Game.objects.filter(pk=data.game_id).first() if data.game_id else None
+        seat = game.seats.filter(player=player).first() if game is not None else None
+        if game is None or seat is None:
             return Reply(_("You are not playing in this game."))
         if game.status != GameStatus.RUNNING:
             return Reply(_("The game is over."))
@@ -159,7 +159,7 @@ def _lobby(user, data: callbacks.Data, is_admin: bool) -> Reply:
     player = player_for(user)
     op = data.arg
     with translation.override(player.language):
-        game = Game.objects.filter(pk=data.game_id).first()
+        game = Game.objects.filter(pk=data.game_id).first() if data.game_id else None
         if game is None:
             return Reply(_("This game no longer exists."))
         manager = is_admin or player.pk == game.created_by_id
@@ -206,8 +206,8 @@ def _lobby(user, data: callbacks.Data, is_admin: bool) -> Reply:
             if op[0] == "k":
                 services.remove_seat(game, number, by=player, is_chat_admin=is_admin)
                 return Reply(_("The computer left the table."))
-            seat = game.seats.select_related("player").filter(number=number).first()
-            if seat is None or seat.player is None or seat.player.reachable:
+            taken = game.seats.select_related("player").filter(number=number).first()
+            if taken is None or taken.player is None or taken.player.reachable:
                 return Reply(_("That is not possible now."))
             services.replace_with_computer(
                 game,

@@ -27,7 +27,7 @@ from games.ratings.models import Rating
 from server.links import absolute
 
 
-def game_from_arg(args: list[str]) -> str | None:
+def game_from_arg(args: list[str] | None) -> str | None:
     """The game named after a command (``/new <alias>``): its slug, "" for an unknown
     name, None when none was given."""
     if not args:
@@ -177,8 +177,12 @@ def create_lobby(
                 auto_play=chat_settings.auto_play,
             )
             # "Play again" (issue 45): the computers of the game it follows, at their levels.
+            # Never read when `again_of` is None (the loop below).
             computers = Seat.objects.filter(
-                game_id=again_of, game__chat_id=chat.id, game__game_type=slug, player=None
+                game_id=again_of,  # type: ignore[misc]
+                game__chat_id=chat.id,
+                game__game_type=slug,
+                player=None,
             ).order_by("number")
             for seat in computers if again_of is not None else []:
                 services.add_computer(game, seat.strategy, by=player)

@@ -104,7 +104,9 @@ def _tap(user, data: str) -> tuple[Reply, tuple[int, str, Rows] | None]:
                 ), None
             rows = [[Button(s.player.display_name, data=f"R{game.pk}:{s.number}")] for s in seats]
             text = "⚑ " + _("Whom do you report from game #%(game)d?") % {"game": game.pk}
-            return Reply(_("I have written to you in private.")), (player.telegram_id, text, rows)
+            # A reachable player has a Telegram id.
+            private = (player.telegram_id, text, rows)
+            return Reply(_("I have written to you in private.")), private  # type: ignore[return-value]
         seat = next((s for s in seats if s.number == int(seat_number)), None)
         if seat is None:
             return Reply(_("This button is not valid (any more)."), alert=True), None
@@ -113,7 +115,8 @@ def _tap(user, data: str) -> tuple[Reply, tuple[int, str, Rows] | None]:
                 "player": esc(seat.player.display_name)
             }
             return Reply(edit=(text, _reason_rows(f"R{game.pk}:{seat.number}"))), None
-        return _file(player, seat.player, REASON_CODES[code], game=game), None
+        # A reportable seat is a player's.
+        return _file(player, seat.player, REASON_CODES[code], game=game), None  # type: ignore[arg-type]
 
 
 def _file(reporter: Player, reported: Player, reason: str, **where) -> Reply:
@@ -178,11 +181,8 @@ def _command(user, chat, target) -> tuple[str | None, tuple[int, str, Rows] | No
         if not reporter.reachable:
             return _("Start a private chat with the bot first, then send /report again."), None
         text = "⚑ " + _("Why do you report %(player)s?") % {"player": esc(reported.display_name)}
-        return None, (
-            reporter.telegram_id,
-            text,
-            _reason_rows(f"Rp{reported.pk}:{league.pk}"),
-        )
+        rows = _reason_rows(f"Rp{reported.pk}:{league.pk}")
+        return None, (reporter.telegram_id, text, rows)  # type: ignore[return-value]  # reachable
 
 
 async def report_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

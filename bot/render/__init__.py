@@ -46,7 +46,7 @@ class TelegramRenderer(Protocol):
         """A seat's score in the final result (``view``: the last public view)."""
         ...
 
-    def toast(self, action: str, ctx: Ctx) -> str:
+    def toast(self, action: str, ctx: Ctx | None) -> str:
         """The answer to a tap that made a move."""
         ...
 

@@ -17,7 +17,7 @@ from server.links import absolute
 
 def seat_label(seat: Seat) -> str:
     """How a seat is named everywhere (not escaped): a computer's with its level."""
-    if seat.player_id is None:
+    if seat.player_id is None or seat.player is None:
         name = "🤖 " + computer_name(seat)
     else:
         name = seat.player.display_name
@@ -50,7 +50,7 @@ def lobby(
     """The lobby message; ``records``: the seated players' completion records."""
     heading = title(game.game_type)
     if game.status == GameStatus.ABORTED:
-        reasons = {
+        reasons: dict[str, str] = {
             AbortReason.EXPIRED: _("⌛ The lobby expired."),
             AbortReason.EVERYONE_LEFT: _("Everyone left the lobby."),
             AbortReason.MOVED: _(
@@ -68,7 +68,7 @@ def lobby(
     info = ["👥 " + players_rule(game.game_type)]
     if game.turn_seconds:
         info.append("⏱ " + _("%(seconds)d s per turn") % {"seconds": game.turn_seconds})
-    if game.league_id:
+    if game.league is not None:
         info.append("🏆 " + esc(game.league.name))
     lines = [heading + " — " + _("new game"), " · ".join(info)]
     unreachable = []
@@ -76,17 +76,21 @@ def lobby(
         line = f"{i}. {esc(seat_label(seat))}"
         if seat.player_id and seat.player_id == game.created_by_id:
             line += " ⭐"
-        record = (records or {}).get(seat.player_id)
+        record = (records or {}).get(seat.player_id) if seat.player_id is not None else None
         if record is not None:
             line += " · " + completion_text(record)
-        if seat.player_id and not seat.player.reachable:
+        if seat.player is not None and not seat.player.reachable:
             line += " ⚠️ " + _("must start a private chat with the bot")
             unreachable.append(seat)
         lines.append(line)
     creator = next((s for s in seats if s.player_id and s.player_id == game.created_by_id), None)
     lines.append(
         _("%(name)s or a chat administrator starts the game.")
-        % {"name": esc(creator.player.display_name) if creator else _("The creator")}
+        % {
+            "name": esc(creator.player.display_name)
+            if creator and creator.player
+            else _("The creator")
+        }
     )
     rows = [
         [
@@ -106,7 +110,9 @@ def lobby(
         under.append([Button(remove, callbacks.lobby(game.pk, f"k{computers[-1].number}"))])
     rows[2:2] = under
     for seat in unreachable[:5]:
-        label = "🤖 " + _("Computer instead of %(name)s") % {"name": seat.player.display_name}
+        label = "🤖 " + _("Computer instead of %(name)s") % {
+            "name": seat.player.display_name if seat.player else "?"
+        }
         rows.append([Button(label, callbacks.lobby(game.pk, f"r{seat.number}"))])
     if unreachable and start_link:
         rows.append([Button("📩 " + _("Open a private chat with the bot"), url=start_link)])
@@ -147,6 +153,8 @@ def final(game: Game, names: list[str], score_label, view: dict) -> str:
     """The final result; ``view`` is the game's last public view."""
     ctx = Ctx(game.pk, game.version, game.game_type, names)
     result = game.outcome
+    if result is None:  # not finished: nothing to rank
+        return ""
     lines = ["🏁 <b>" + esc(game.kind.name) + "</b> — " + _("final result")]
     lines += ranking(ctx, list(result.ranks), lambda s: score_label(result, s, view))
     lines.append("🎬 " + _("Replay: %(url)s") % {"url": replay_url(game)})

@@ -125,7 +125,12 @@ def _games(chat, league) -> list[str]:
 
 
 def _durations(fmt: str) -> tuple[int, ...]:
-    return {Format.SWISS: ROUND_CHOICES, Format.ARENA: MINUTE_CHOICES, Format.KNOCKOUT: (0,)}[fmt]
+    durations: dict[str, tuple[int, ...]] = {
+        Format.SWISS: ROUND_CHOICES,
+        Format.ARENA: MINUTE_CHOICES,
+        Format.KNOCKOUT: (0,),
+    }
+    return durations[fmt]
 
 
 def organiser_step(chat, choice: Organising) -> tuple[str, Rows] | None:
@@ -250,20 +255,22 @@ def _organise(user, chat, message_id: int, arg: str) -> Reply:
 
 def create(chat, player, choice: Organising, message_id: int, language: str):
     """The tournament of the organiser's choices, announced in ``message_id``; or why not."""
+    # Called once every choice is made: the ignores below are the choices' None.
     league = league_for_chat(chat.id)
-    kind = catalog.get(choice.slug)
+    kind = catalog.get(choice.slug)  # type: ignore[arg-type]
     with translation.override(language):  # named once, in the group's language
-        parts = (str(kind.short_name), str(Format(choice.format).label), chat.title or "")
+        label = Format(choice.format).label  # type: ignore[arg-type]
+        parts = (str(kind.short_name), str(label), chat.title or "")
     name = " · ".join(part for part in parts if part)
     t = Tournament(
         league=league,
         name=name[:100],
         game_type=kind.slug,
-        format=choice.format,
+        format=choice.format,  # type: ignore[misc]
         round_count=choice.count if choice.format == Format.SWISS else None,
         duration_minutes=choice.count if choice.format == Format.ARENA else None,
         table_size=max(kind.min_players, min(TABLE_SIZE, kind.max_players)),
-        starts_at=timezone.now() + timedelta(minutes=choice.start),
+        starts_at=timezone.now() + timedelta(minutes=choice.start),  # type: ignore[arg-type]
         status=Status.SIGNUP,
         chat_id=chat.id,
         created_by=player,

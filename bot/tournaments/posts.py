@@ -252,7 +252,8 @@ class Teller:
         self.t = t
         self.sender = sender
         self.record, _created = TournamentMessages.objects.get_or_create(
-            tournament=t, defaults={"chat_id": t.chat_id}
+            tournament=t,
+            defaults={"chat_id": t.chat_id},  # type: ignore[misc]  # a group's tournament
         )
 
     def run(self, too_few: bool) -> None:

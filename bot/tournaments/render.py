@@ -90,14 +90,15 @@ def shape(t: Tournament) -> str:
 
 
 def explain(fmt: str) -> str:
-    return {
+    texts: dict[str, str] = {
         Format.SWISS: _("Swiss: a set number of rounds; each pairs players of like scores."),
         Format.ARENA: _(
             "Arena: a time window; whoever finishes a game is seated again at once, and "
             "wins in a row score double."
         ),
         Format.KNOCKOUT: _("Knockout: the best of each table play on, round after round."),
-    }[fmt]
+    }
+    return texts[fmt]
 
 
 def page_url(t: Tournament) -> str:
@@ -120,7 +121,9 @@ def announcement(t: Tournament, facts: Facts) -> tuple[str, Rows]:
     elif t.status == Status.RUNNING:
         lines.append("👥 " + entrants)
         if t.format == Format.ARENA:
-            closes = t.started_at + timedelta(minutes=t.duration_minutes or 0)
+            # A running tournament has started: its start is set.
+            started: datetime = t.started_at  # type: ignore[assignment]
+            closes = started + timedelta(minutes=t.duration_minutes or 0)
             lines.append(
                 "▶ "
                 + _("Under way until %(time)s: sign up and play at once.")
@@ -186,14 +189,14 @@ def forfeit_rule(turn_seconds: int, timeouts: int) -> str:
 
 
 def _table_lines(post: RoundPost) -> list[tuple[str, Button | None]]:
-    out = []
+    out: list[tuple[str, Button | None]] = []
     for table in post.tables:
         names = ", ".join(esc(n) for n in table.names)
         if table.bye:
             out.append(("☕ " + _("A bye this round: %(names)s.") % {"names": names}, None))
             continue
         line = "🃏 " + _("Table %(n)d: %(names)s") % {"n": table.number, "names": names}
-        button = None
+        button: Button | None = None
         if table.url:
             button = Button("🃏 " + _("Table %(n)d") % {"n": table.number}, url=table.url)
         out.append((line, button))

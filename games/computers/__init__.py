@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from importlib import import_module
 from typing import Any, Protocol
 
-from games.engines.base import JSON, Rules
+from games.engines.base import JSON, Rules, as_json
 
 RANDOM = "random"
 LEVELS = ("easy", "normal", "hard")
@@ -69,7 +69,7 @@ def act(
 ) -> str:
     """The action ``strategy`` picks for ``seat``, from the seat's view (and, for those
     that need it, its observation history) alone."""
-    view, legal = rules.view(state, seat), rules.legal_actions(state, seat)
+    view, legal = as_json(rules.view(state, seat)), rules.legal_actions(state, seat)
     if needs_history(strategy):
         return strategy.choose(view, legal, rng, history)
     return strategy.choose(view, legal, rng)

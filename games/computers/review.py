@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.computers.search import SearchStrategy
-from games.engines.base import JSON, Rules, observations
+from games.engines.base import JSON, Rules, as_json, observations
 
 VERSION = 1  # bump when verdicts of the same game and budget would change
 
@@ -159,7 +159,7 @@ def review_game(
     verdicts: list[Verdict] = []
     for i, move in enumerate(moves):
         if move.person and rules.outcome(state) is None:
-            view = rules.view(state, move.seat)
+            view = as_json(rules.view(state, move.seat))
             playouts = max(1, round(strategy.playouts(view) * scale))
             if max_playouts is not None and persons:
                 playouts = max(1, min(playouts, max_playouts // persons))

@@ -15,14 +15,23 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 MAX_ACTION_BYTES = 40
 # A JSON object as engines pass them: events, views, dumped states, options.
 JSON = dict[str, Any]
+# What ``view`` returns: each game's own TypedDict (``games/kinds/<slug>/types.py``), a
+# plain dict at run time; read-only to its callers.
+View = Mapping[str, Any]
 # The events an engine's helper adds to, or None on a playout's fast path, which builds
 # none: the helper gives back what it was given, and mypy knows which.
 Events = TypeVar("Events", list[JSON], None)
+
+
+def as_json(view: View) -> JSON:
+    """A game's view as the JSON its readers take (the computers, the play layer, the
+    front-ends): a TypedDict is a plain dict at run time, so this is only its type."""
+    return cast(JSON, view)
 
 
 class IllegalAction(ValueError):
@@ -183,7 +192,7 @@ class Engine(Protocol):
     def to_act(self, state: Any) -> list[int]: ...
     def legal_actions(self, state: Any, seat: int) -> list[str]: ...
     def apply(self, state: Any, seat: int, action: str) -> list[JSON]: ...
-    def view(self, state: Any, seat: int | None) -> JSON: ...
+    def view(self, state: Any, seat: int | None) -> View: ...
     def outcome(self, state: Any) -> Result | None: ...
     def stored_termination(self, data: JSON) -> Termination: ...
     def dump(self, state: Any) -> JSON: ...
@@ -216,7 +225,7 @@ class Rules(Engine):
         leaving the state untouched."""
         raise NotImplementedError
 
-    def view(self, state: Any, seat: int | None) -> JSON:
+    def view(self, state: Any, seat: int | None) -> View:
         """What ``seat`` may know (None: a spectator). JSON-able."""
         raise NotImplementedError
 

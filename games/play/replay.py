@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from games.engines.base import as_json
 from games.play.models import Game, Move, MoveStatus
 from games.play.processing import apply_move
 
@@ -39,8 +40,8 @@ def views(
     rules = game.kind.rules
     for move, state in steps(game, moves):
         n = rules.n_players(state)
-        private = [rules.view(state, seat) for seat in range(n)] if seats else []
-        yield move, rules.view(state, None), private
+        private = [as_json(rules.view(state, seat)) for seat in range(n)] if seats else []
+        yield move, as_json(rules.view(state, None)), private
 
 
 def replay(game: Game) -> Any:

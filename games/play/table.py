@@ -11,6 +11,7 @@ from typing import Any
 
 from games import catalog
 from games.engines import observations
+from games.engines.base import as_json
 from games.play.models import Game, GameStatus
 
 # The events an audience (a seat, or ``None``: everyone) may see: each engine event names
@@ -39,7 +40,7 @@ class Table:
 
     def view(self, seat: int | None) -> dict:
         """What ``seat`` may know now; ``None``: a spectator (the public view)."""
-        return self.rules.view(self._state, seat)
+        return as_json(self.rules.view(self._state, seat))
 
     def legal(self, seat: int) -> list[str]:
         """The actions ``seat`` may take now (none unless it is among the seats to act)."""

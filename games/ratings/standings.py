@@ -151,6 +151,8 @@ class SeatLine:
     # Its player forfeited the ended game: counted last (``games.ratings.places``), and the
     # game's page says so (issue 45).
     forfeits: bool = False
+    # The overall shown rating's change, for a rated game (the game's page sets it).
+    rating_delta: int | None = None
 
 
 @dataclass

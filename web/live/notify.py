@@ -178,7 +178,7 @@ class Subscriber:
         if self.token is None and timeout > 0:
             self._waiter = waiter = self.loop.create_future()
             clock = web_clock.of(self.loop)
-            due = clock.after(timeout, lambda: waiter.done() or waiter.set_result(None))
+            due = clock.after(timeout, lambda: None if waiter.done() else waiter.set_result(None))
             try:
                 await waiter
             finally:

@@ -125,10 +125,10 @@ def payload(game_id: int, token: str | None, player: Player | None, language: st
         if latest is not None and latest[0] >= asked:
             return latest[1]
         public = seat is None and token is not None and bool(settings.REDIS_URL)
-        if public and (found := _made_elsewhere(game_id, token, language)):
+        if public and token is not None and (found := _made_elsewhere(game_id, token, language)):
             return found
         data = _render(game_id, player, language)
-        if public:
+        if public and token is not None:
             _share(game_id, token, language, data)
         return data
 

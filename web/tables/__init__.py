@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast, runtime_checkable
 
 from django.utils import timezone
-from django.utils.html import format_html, mark_safe
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import art, catalog, narration
@@ -40,7 +41,7 @@ class WebTable(Protocol):
         ...
 
     def option(
-        self, parts: tuple[str, ...], view: dict, names: list[str]
+        self, parts: tuple[str, ...], view: dict | None, names: list[str]
     ) -> tuple[str, str | None]:
         """How the last part of a partial action is offered: a label, and a card code to
         draw (or None)."""
@@ -220,7 +221,7 @@ class TableContext:
 
 def seat_name(seat: Seat) -> str:
     """A seat's name, with its level when a computer plays it (issue 14)."""
-    if seat.player_id is None:
+    if seat.player_id is None or seat.player is None:
         name = _("Computer %(number)d") % {"number": seat.number + 1}
     else:
         name = seat.player.display_name
@@ -259,7 +260,7 @@ def table_context(game: Game, player: Player | None) -> TableContext:
     table = Table(game)
     view = table.view(number) if table.started else None
     to_act = table.to_act()
-    legal = table.legal(number) if number is not None and not mine.is_computer else []
+    legal = table.legal(mine.number) if mine is not None and not mine.is_computer else []
     result = game.outcome if game.status == GameStatus.FINISHED else None
     lines = []
     for seat in seats:
@@ -316,7 +317,7 @@ def _rating_changes(game: Game, seats: list[Seat], lines: list[SeatLine]) -> str
     if decision is not None and not decision.rated:
         return decision.get_skipped_display()
     changes = RatingChange.objects.filter(game=game, rating__league=None).select_related("rating")
-    by_player = {c.rating.player_id: c.shown_change for c in changes}
+    by_player: dict[int | None, int | None] = {c.rating.player_id: c.shown_change for c in changes}
     for seat, line in zip(seats, lines, strict=True):
         line.rating_delta = by_player.get(seat.player_id)
     return ""

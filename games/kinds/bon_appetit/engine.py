@@ -25,7 +25,6 @@ from typing import Any
 
 from games.engines.base import (
     JSON,
-    IllegalAction,
     Result,
     Rules,
     Termination,
@@ -33,6 +32,7 @@ from games.engines.base import (
     ranks_from,
     rng_for,
 )
+from games.kinds.bon_appetit.types import BonAppetitView, Chase, parse_action
 
 # --- The table: every interpretation of the components lives here ----------------------
 # One character per card in the state; the long names are the public ones.
@@ -203,8 +203,7 @@ class BonAppetitRules(Rules):
     def apply(self, state: BonAppetitState, seat: int, action: str) -> list[JSON]:
         if state.end is not None or seat != state.seat:
             self.require_turn(state, seat)  # raises, with the reason
-        if action != FLIP:
-            raise IllegalAction(f"Unknown action {action!r}: the only move is to flip a card.")
+        parse_action(action)  # the only move is to flip: anything else raises
         events = self._flip(state, seat)
         self._after_flip(state, events)
         return events
@@ -339,9 +338,9 @@ class BonAppetitRules(Rules):
         events.append(event("game_end", reason=str(reason), seat=state.seat, **result))
 
     # --- what players see --------------------------------------------------------------
-    def view(self, state: BonAppetitState, seat: int | None) -> JSON:
+    def view(self, state: BonAppetitState, seat: int | None) -> BonAppetitView:
         # Every seat sees the same table: nobody knows the order of any face-down pile.
-        chase = None
+        chase: Chase | None = None
         if state.flips_left:
             chase = {
                 "chaser": state.seat,

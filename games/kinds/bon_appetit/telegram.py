@@ -119,5 +119,5 @@ def notice(ev: dict, ctx: Ctx) -> str | None:
     }
 
 
-def toast(action: str, ctx: Ctx) -> str:
+def toast(action: str, ctx: Ctx | None) -> str:
     return _("Flipped!")

@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from games.engines.base import JSON, IllegalAction, Result, Rules, event, ranks_from, rng_for
+from games.kinds.cats_and_dogs.types import AnimalView, CatsAndDogsView, parse_action
 
 from .data import (
     ACTION_CARDS,
@@ -172,9 +173,9 @@ CARD_OF_STEP = {step: name for name, step in STEPS.items() if step >= HELPING}
 
 
 def decode(action: str) -> tuple[int, Any, Any, Any, Any]:
-    head, *args = action.split(":")
-    values = [int(t) if t.isdigit() else t for t in args]
-    step = STEPS[head]
+    parsed = parse_action(action)  # the game's one parser (``types``)
+    values = list(parsed.targets)
+    step = STEPS[parsed.verb]
     if step == SHOO:  # shoo:a:s
         return (step, values[0], values[1], None, None)
     if step in (WANDER, SWAP):  # wander:a:b, swap:a:b
@@ -594,11 +595,11 @@ class CatsAndDogsRules(Rules):
         # C16: both ways to end are the rules' own (the game's reason tells which).
         return Result.of(scores, ranks_from(scores))  # C19: ties share a place
 
-    def view(self, state: State, seat: int | None) -> JSON:
+    def view(self, state: State, seat: int | None) -> CatsAndDogsView:
         totals = self.totals(state)
-        animals = [
+        animals: list[AnimalView] = [
             {
-                **CARD_FACES[aid],
+                **CARD_FACES[aid],  # type: ignore[typeddict-item]  # id, kind, name, squares
                 "markers": list(markers),
                 "food": list(food),
                 "sated": len(food) == SATED,
@@ -608,7 +609,7 @@ class CatsAndDogsRules(Rules):
                 state.layout, state.markers, state.food, totals, strict=True
             )
         ]
-        view = {
+        view: CatsAndDogsView = {
             "game": self.slug,
             "n_players": state.n,
             "animals": animals,
@@ -629,7 +630,9 @@ class CatsAndDogsRules(Rules):
         }
         if state.phase == "over":
             # the places as C19 decides them, for every screen
-            view.update(self.result(state).places())
+            result = self.result(state)
+            view["scores"] = list(result.scores)  # type: ignore[arg-type]  # C18: ints
+            view["ranks"] = list(result.ranks)
         if seat is not None:
             view["seat"] = seat
             view["hand"] = sorted(state.hands[seat])

@@ -7,7 +7,6 @@ chosen step by step (``bot.render.menus``), one token of the action string per s
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from bot.keyboard import Button, grid
 from bot.render.common import (
@@ -22,6 +21,8 @@ from bot.render.common import (
     told,
 )
 from bot.render.menus import next_steps
+from games.kinds.cats_and_dogs import cards
+from games.kinds.cats_and_dogs.types import parse_action
 from games.play.result import Result
 
 recent = every_event  # the table shows every recent event
@@ -41,18 +42,7 @@ GRAMMAR = {
 
 
 def card_name(code: str) -> str:
-    names = {
-        "shoo": pgettext("action card", "Shoo"),
-        "wander": pgettext("action card", "Wander"),
-        "switch": pgettext("action card", "Switch seats"),
-        "snatch": pgettext("action card", "Snatch"),
-        "bowl": pgettext("action card", "Pass the bowl"),
-        "trade": pgettext("action card", "Trade a bite"),
-        "swap": pgettext("action card", "Swap dinners"),
-        "clean": pgettext("action card", "Clean the bowl"),
-        "helping": pgettext("action card", "Second helping"),
-    }
-    return names[code]
+    return cards.name(code)
 
 
 def action_card(code: str) -> str:
@@ -170,7 +160,7 @@ def _main_keyboard(view: dict, ctx: Ctx):
     phase = view["phase"]
     if phase in ("mark", "feed"):
         buttons = [
-            Button(animal_name(view, int(a.split(":")[1])), ctx.move(a))
+            Button(animal_name(view, parse_action(a).animal or 0), ctx.move(a))
             for a in legal
             if a.startswith(phase + ":")
         ]
@@ -247,8 +237,8 @@ def notice(ev: dict, ctx: Ctx) -> str | None:
     return None
 
 
-def toast(action: str, ctx: Ctx) -> str:
-    head = action.split(":", 1)[0]
+def toast(action: str, ctx: Ctx | None) -> str:
+    head = parse_action(action).verb
     texts = {
         "mark": _("Marker placed"),
         "draw": _("You draw a food card"),

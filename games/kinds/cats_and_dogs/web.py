@@ -9,9 +9,11 @@ Actions and events name animals by their place on the table (0..2n-1); the view'
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.kinds.cats_and_dogs import art as deck
+from games.kinds.cats_and_dogs import cards
+from games.kinds.cats_and_dogs.types import parse_action
 
 TEMPLATE = "web/tables/cats_and_dogs.html"
 
@@ -48,19 +50,8 @@ ACTION_CARDS = ("shoo", "wander", "switch", "snatch", "bowl", "trade", "swap", "
 
 
 def action_name(code: str) -> str:
-    """An action card's name (the same words as in Telegram)."""
-    names = {
-        "shoo": pgettext("action card", "Shoo"),
-        "wander": pgettext("action card", "Wander"),
-        "switch": pgettext("action card", "Switch seats"),
-        "snatch": pgettext("action card", "Snatch"),
-        "bowl": pgettext("action card", "Pass the bowl"),
-        "trade": pgettext("action card", "Trade a bite"),
-        "swap": pgettext("action card", "Swap dinners"),
-        "clean": pgettext("action card", "Clean the bowl"),
-        "helping": pgettext("action card", "Second helping"),
-    }
-    return names.get(code, code)
+    """An action card's name (the same words as in Telegram: ``cards``)."""
+    return cards.name(code) if code in cards.NAMES else code
 
 
 def food_label(code: str) -> str:
@@ -116,22 +107,11 @@ def seat_name(names: list[str] | None, seat: int | None) -> str:
 def legend_texts() -> list[str]:
     """What the deck's symbols mean, in the order of ``art.legend``: food, markers, then
     each action card with what it does."""
-    does = {
-        "shoo": _("Remove any one marker from an animal; it returns to its owner."),
-        "wander": _("Move one of your markers to a free square of another animal."),
-        "switch": _("Swap one of your markers with another player's marker on a different animal."),
-        "snatch": _("Remove one food card from an animal and discard it."),
-        "bowl": _("Move one food card from one animal to another."),
-        "trade": _("Swap one food card of one animal with one of another animal."),
-        "swap": _("Swap all food cards between two animals."),
-        "clean": _("Discard all food cards of one animal."),
-        "helping": _("Feed twice this turn, on two different animals."),
-    }
     return [
         _("Bone: adds its value to a dog, takes it from a cat"),
         _("Fish: adds its value to a cat, takes it from a dog"),
         _("A marker scores its animal's total for its owner"),
-        *(f"{action_name(code)}: {does[code]}" for code in ACTION_CARDS),
+        *(f"{action_name(code)}: {cards.does(code)}" for code in ACTION_CARDS),
     ]
 
 
@@ -204,16 +184,16 @@ def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str
     board: an animal, a food card on a plate (which names its animal too), a marker's
     owner; the two ends of a symmetric card (Trade a bite, Swap dinners) in either
     order."""
-    parts = action.split(":")
-    head, args = parts[0], parts[1:]
+    parsed = parse_action(action)
+    head, args = parsed.verb, parsed.targets
 
-    def animal(place: str) -> tuple[str, str]:
+    def animal(place: int | str) -> tuple[str, str]:
         return f"animal:{place}", animal_name(view, int(place))
 
-    def food(place: str, code: str) -> tuple[str, str]:
-        return f"food:{place}:{code}", f"{food_label(code)} ({animal_name(view, int(place))})"
+    def food(place: int | str, code: int | str) -> tuple[str, str]:
+        return f"food:{place}:{code}", f"{food_label(str(code))} ({animal_name(view, int(place))})"
 
-    def seat(number: str) -> tuple[str, str]:
+    def seat(number: int | str) -> tuple[str, str]:
         return f"seat:{number}", _role("marker of", seat_name(names, int(number)))
 
     card = (f"hand:{head}", action_name(head))
@@ -222,7 +202,7 @@ def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str
     if head == "draw":
         return [[("pile", _("Draw food"))]]
     if head == "more":
-        return [[animal(str(view["feeding"]))], [("more", _("More"))]]
+        return [[animal(view["feeding"])], [("more", _("More"))]]
     if head == "stop":
         return [[("stop", _("Stop"))]]
     if head == "shoo":

@@ -39,6 +39,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from games.engines.base import JSON, IllegalAction, Result, Rules, event, ranks_from, rng_for
+from games.kinds.felix.types import FelixView
 
 # F1: one colour set. Cats carry their value; rabbit and dogs are not cats.
 CATS = {"-8": -8, "-5": -5, "3": 3, "5": 5, "8": 8, "11": 11, "15": 15}
@@ -434,12 +435,12 @@ class FelixRules(Rules):
 
     # -- what players see -----------------------------------------------------------------------
 
-    def view(self, state: JSON, seat: int | None) -> JSON:
+    def view(self, state: JSON, seat: int | None) -> FelixView:
         n, phase, row, shown = state["n"], state["phase"], state["row"], state["shown"]
         stakes = state["stakes"]
         highest = max(stakes)
         cards = state["cards"]
-        view = {
+        view: FelixView = {
             "game": self.slug,
             "n_players": n,
             "round": state["round"],
@@ -468,7 +469,11 @@ class FelixRules(Rules):
             "discarded": list(state["out"]),
         }
         if phase == "over":
-            view.update(self.result(state).places())
+            # The places (``Result.places``: scores, ranks, then F27's cat points).
+            result = self.result(state)
+            view["scores"] = list(result.scores)  # type: ignore[arg-type]  # F26: ints
+            view["ranks"] = list(result.ranks)
+            view["cat_points"] = result.details["cat_points"]
         if seat is not None:
             view["seat"] = seat
             view["hand"] = list(state["hands"][seat])

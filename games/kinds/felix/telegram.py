@@ -16,6 +16,7 @@ from bot.render.common import (
     told,
     turn_marker,
 )
+from games.kinds.felix.types import Bid, Place, parse_action
 from games.play.result import Result
 
 recent = every_event  # the table shows every recent event
@@ -140,13 +141,14 @@ def private(view: dict, ctx: Ctx):
         return join(lines), []
     if view["phase"] == "place":
         lines.append(_("Choose the card to place face down."))
-        buttons = [Button(card(a[6:]), ctx.move(a)) for a in ctx.legal if a.startswith("place:")]
+        places = [(p, a) for a in ctx.legal if isinstance(p := parse_action(a), Place)]
+        buttons = [Button(card(p.card), ctx.move(a)) for p, a in places]
         return join(lines), grid(buttons, 5)
     return join(lines), auction_keyboard(view, ctx)
 
 
 def _bid_amounts(legal: list[str]) -> list[int]:
-    return [int(a[4:]) for a in legal if a.startswith("bid:")]
+    return [p.mice for a in legal if isinstance(p := parse_action(a), Bid)]
 
 
 def auction_keyboard(view: dict, ctx: Ctx):
@@ -205,9 +207,10 @@ def notice(ev: dict, ctx: Ctx) -> str | None:
     return None  # every round shows on the table; only the final result is announced
 
 
-def toast(action: str, ctx: Ctx) -> str:
-    if action.startswith("place:"):
-        return _("Card placed: %(card)s") % {"card": card(action[6:])}
-    if action.startswith("bid:"):
-        return _("Bid %(amount)s placed") % {"amount": action[4:]}
+def toast(action: str, ctx: Ctx | None) -> str:
+    parsed = parse_action(action)
+    if isinstance(parsed, Place):
+        return _("Card placed: %(card)s") % {"card": card(parsed.card)}
+    if isinstance(parsed, Bid):
+        return _("Bid %(amount)s placed") % {"amount": parsed.mice}
     return _("You pass")

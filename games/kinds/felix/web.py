@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.kinds.felix.types import Place, parse_action
+
 TEMPLATE = "web/tables/felix.html"
 
 # The replay page's words for this game's board (static/web/replay/felix.js).
@@ -88,10 +90,10 @@ def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, s
 def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str]]]:
     """The taps that make ``action`` (``web.tables.pick_tree``): a card of the hand is
     placed with one tap on it; a bid, or passing, is one button under the board."""
-    parts = action.split(":")
-    if parts[0] == "place":
-        return [[(f"hand:{parts[1]}", card_label(parts[1]))]]
-    return [[(action, option(tuple(parts), view, names)[0])]]
+    parsed = parse_action(action)
+    if isinstance(parsed, Place):
+        return [[(f"hand:{parsed.card}", card_label(parsed.card))]]
+    return [[(action, option(tuple(action.split(":")), view, names)[0])]]
 
 
 def pieces(view: dict | None) -> dict:

@@ -40,7 +40,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate, combinations
 from math import comb, factorial
-from typing import Any
+from typing import Any, cast
 
 from games.engines.base import (
     JSON,
@@ -52,6 +52,7 @@ from games.engines.base import (
     event,
     ranks_from,
 )
+from games.kinds.smoking_cat.types import DealSummary, SmokingCatView
 
 try:  # the SHA-512 that random.Random.seed hashes a string seed with (no OpenSSL call)
     from _sha2 import sha512  # Python 3.12 and later
@@ -797,11 +798,11 @@ class SmokingCatRules(Rules):
     def letter_strings(self, st: State) -> list[str]:
         return [st.word[:n] for n in st.letters]
 
-    def view(self, state: State, seat: int | None) -> JSON:
+    def view(self, state: State, seat: int | None) -> SmokingCatView:
         st = state
         last = st.last
         trick_leader = st.leader
-        view = {
+        view: SmokingCatView = {
             "deal": st.deal,
             "dealer": st.dealer,
             "word": st.word,
@@ -819,10 +820,14 @@ class SmokingCatRules(Rules):
             "hand_sizes": [h.bit_count() for h in st.hands],
             "passed": [bool(st.passed >> s & 1) for s in range(N_SEATS)],
             "lead_suit": SUITS[st.trick[0] >> 3] if st.trick else None,
-            "previous": copy_summary(st.previous),
+            # The state keeps its summary as JSON, of ``DealSummary``'s keys.
+            "previous": cast(DealSummary | None, copy_summary(st.previous)),
         }
-        if st.phase == OVER:
-            view.update(self.result(st).places())  # the places as S16 decides them
+        if st.phase == OVER:  # the places as S16 decides them (``Result.places``)
+            result = self.result(st)
+            view["scores"] = list(result.scores)  # type: ignore[arg-type]  # letters: ints
+            view["ranks"] = list(result.ranks)
+            view["losers"] = result.details["losers"]
         if seat is not None and seat in range(N_SEATS):
             view["seat"] = seat
             view["hand"] = mask_codes(st.hands[seat])

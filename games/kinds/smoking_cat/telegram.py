@@ -7,11 +7,11 @@ from django.utils.translation import ngettext
 
 from bot.keyboard import Button, grid
 from bot.render.common import Ctx, event_lines, header, join, ranking, told, turn_marker
+from games.kinds.smoking_cat.cards import sort_key
+from games.kinds.smoking_cat.types import PassCards, Play, Throw, parse_action
 from games.play.result import Result
 
 SUIT_EMOJI = {"L": "🍃", "H": "❤️", "B": "🔔", "A": "🌰"}
-SUIT_ORDER = "LHBA"
-RANK_ORDER = "789XUOKA"
 
 
 def card(code: str) -> str:
@@ -22,10 +22,6 @@ def card(code: str) -> str:
 
 def cards(codes) -> str:
     return " ".join(card(c) for c in codes) or "—"
-
-
-def sort_key(code: str) -> tuple[int, int]:
-    return SUIT_ORDER.index(code[0]), RANK_ORDER.index(code[1])
 
 
 def _letters(view: dict, ctx: Ctx) -> str:
@@ -126,10 +122,8 @@ def private(view: dict, ctx: Ctx):
     lines.append(event_lines([event_line(e, ctx) for e in ctx.events], limit=2))
     if not mine:
         return join(lines), []
-    plays = [a for a in ctx.legal if a.startswith("play:")]
-    buttons = [
-        Button(card(a[5:]), ctx.move(a)) for a in sorted(plays, key=lambda a: sort_key(a[5:]))
-    ]
+    plays = [(p.card, a) for a in ctx.legal if isinstance(p := parse_action(a), Play)]
+    buttons = [Button(card(code), ctx.move(a)) for code, a in sorted(plays, key=_by_card)]
     rows = grid(buttons, 4)
     if "throw" in ctx.legal:
         rows.append([Button("🏳 " + _("Throw down…"), ctx.menu("throw"))])
@@ -155,10 +149,11 @@ def _passing(view: dict, ctx: Ctx, lines: list[str], hand: list[str], mine: bool
     chosen = view.get("passed_cards") or []
     lines.append(_("Choose 3 cards to pass to %(name)s.") % {"name": left})
     lines.append(_("Selected:") + " " + cards(chosen))
-    passes = [a for a in ctx.legal if a.startswith("pass:")]
-    buttons = [
-        Button(card(a[5:]), ctx.move(a)) for a in sorted(passes, key=lambda a: sort_key(a[5:]))
+    # One card each: the legal passes are chosen one at a time.
+    passes = [
+        (",".join(p.cards), a) for a in ctx.legal if isinstance(p := parse_action(a), PassCards)
     ]
+    buttons = [Button(card(code), ctx.move(a)) for code, a in sorted(passes, key=_by_card)]
     return join(lines), grid(buttons, 4)
 
 
@@ -212,9 +207,14 @@ def notice(ev: dict, ctx: Ctx) -> str | None:
     )
 
 
-def toast(action: str, ctx: Ctx) -> str:
-    if action.startswith("pass:"):
+def _by_card(pair: tuple[str, str]) -> tuple[int, int]:
+    return sort_key(pair[0])
+
+
+def toast(action: str, ctx: Ctx | None) -> str:
+    parsed = parse_action(action)
+    if isinstance(parsed, PassCards):
         return _("Cards passed")
-    if action == "throw":
+    if isinstance(parsed, Throw):
         return _("You throw down")
-    return _("You play %(card)s") % {"card": card(action[5:])}
+    return _("You play %(card)s") % {"card": card(parsed.card)}

@@ -8,6 +8,17 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.kinds.smoking_cat.cards import (
+    RANK_ORDER,
+    SUIT_ORDER,
+    card_label,
+    french_name,
+    rank_name,
+    sort_key,
+    suit_name,
+)
+from games.kinds.smoking_cat.types import PassCards, Play, parse_action
+
 TEMPLATE = "web/tables/smoking_cat.html"
 
 # The replay page's words for this game's board (static/web/replay/smoking_cat.js).
@@ -24,39 +35,18 @@ REPLAY_LABELS = {
 }
 BOARD = ("hand",)  # the hand's cards are the buttons that play or pass them
 CONFIRM = ("throw",)  # conceding the deal waits for Confirm: a slip would cost the deal
-SUIT_ORDER = "LHBA"
-RANK_ORDER = "789XUOKA"
-
-
-def suit_name(code: str) -> str:
-    return {"L": _("Leaves"), "H": _("Hearts"), "B": _("Bells"), "A": _("Acorns")}[code]
-
-
-def rank_name(code: str) -> str:
-    names = {"X": "10", "U": _("Unter"), "O": _("Ober"), "K": _("King"), "A": _("Ace")}
-    return names.get(code, code)
-
-
-def card_label(code: str) -> str:
-    """ "Ober of Leaves", "7 of Hearts"."""
-    return _("%(rank)s of %(suit)s") % {"rank": rank_name(code[1]), "suit": suit_name(code[0])}
 
 
 def legend_texts() -> list[str]:
     """What the German-suited deck's symbols mean, in the order of ``art.legend``: the
     suits with the French suits they stand for, the ranks low to high, the penalties."""
-    french = {"L": _("Spades"), "H": _("Hearts"), "B": _("Diamonds"), "A": _("Clubs")}
     suits = [
-        _("%(suit)s (like %(french)s)") % {"suit": suit_name(s), "french": french[s]}
+        _("%(suit)s (like %(french)s)") % {"suit": suit_name(s), "french": french_name(s)}
         for s in SUIT_ORDER
     ]
     like = {"U": _("Unter (like a Jack)"), "O": _("Ober (like a Queen)")}
     ranks = [like.get(r) or rank_name(r) for r in RANK_ORDER]
     return [*suits, *ranks, _("Penalty points (Hearts 1 to 5, Ober of Leaves 10)")]
-
-
-def sort_key(code: str) -> tuple[int, int]:
-    return SUIT_ORDER.index(code[0]), RANK_ORDER.index(code[1])
 
 
 def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, str | None]:
@@ -71,10 +61,13 @@ def option(parts: tuple[str, ...], view: dict, names: list[str]) -> tuple[str, s
 def picks(action: str, view: dict, names: list[str]) -> list[list[tuple[str, str]]]:
     """The taps that make ``action`` (``web.tables.pick_tree``): a card is played, or
     passed, with one tap on it in the hand; throwing down is a button, then Confirm."""
-    verb, _sep, code = action.partition(":")
-    if code:
+    parsed = parse_action(action)
+    if isinstance(parsed, Play):
+        return [[(f"hand:{parsed.card}", card_label(parsed.card))]]
+    if isinstance(parsed, PassCards):
+        code = ",".join(parsed.cards)  # one card: the legal passes are chosen one at a time
         return [[(f"hand:{code}", card_label(code))]]
-    return [[(action, option((verb,), view, names)[0])]]
+    return [[(action, option(("throw",), view, names)[0])]]
 
 
 def pieces(view: dict | None) -> dict:
