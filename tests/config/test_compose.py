@@ -1,10 +1,13 @@
 """docker-compose.yml describes the production shape and passes `docker compose config`."""
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
+from bench.harness.ports import free_port, wait_for_port
 from tests import services
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +21,8 @@ APP_ROLES = (
     "beat",
     "bot",
 )
-ROLES = {*APP_ROLES, "redis", "postgres"}
+# The proxy in front, the one-shot Telegram set-up and the nightly dump (issue 46).
+ROLES = {*APP_ROLES, "redis", "postgres", "proxy", "telegram-setup", "backup"}
 
 
 def compose_command() -> list[str]:
@@ -133,3 +137,50 @@ def test_the_webhook_stays_on_threads_and_the_streams_have_asgi_workers(tmp_path
         str(p.get("published", p)) if isinstance(p, dict) else p for p in services_["live"]["ports"]
     }
     assert any("8001" in p for p in published)
+
+
+def gunicorn_commands(services_: dict) -> dict[str, str]:
+    commands = {}
+    for name, service in services_.items():
+        command = service.get("command") or ""
+        command = " ".join(command) if isinstance(command, list) else command
+        if "gunicorn " in command:
+            commands[name] = command
+    return commands
+
+
+def test_issue_46_web_and_live_share_no_control_socket(tmp_path):
+    """Finding 7: gunicorn 23 and later open a control socket at one path in the user's
+    home for every server, so `web` and `live` on one host took each other's. Each runs
+    without one; and gunicorn started as compose starts it leaves no socket in its home."""
+    commands = gunicorn_commands(rendered_config(tmp_path)["services"])
+    assert set(commands) >= {"web", "live"}
+    for name, command in commands.items():
+        assert "--no-control-socket" in command.split(), name
+
+    home = tmp_path / "home"
+    home.mkdir()
+    port = free_port()
+    words = commands["live"].split()
+    words = words[words.index("gunicorn") :]
+    words[words.index("--bind") + 1] = f"127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "DJANGO_SECRET_KEY": "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOP",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}",
+    }
+    env.pop("REDIS_URL", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", *words],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert wait_for_port(port, 60), "gunicorn did not start"
+        assert not list(home.rglob("*.ctl")), list(home.rglob("*"))
+    finally:
+        server.terminate()
+        server.wait(30)
