@@ -16,6 +16,7 @@ def main(argv: list[str]) -> None:
         "tournament": "bench.tournament",
         "review": "bench.review",
         "collusion": "bench.collusion",  # issue 48
+        "ladder": "bench.ladder",  # issue 47
     }
     if argv and argv[0] in pure:
         # Imported here: they need no Django, which the other benchmarks set up first.
