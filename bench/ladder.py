@@ -100,6 +100,7 @@ def measure(
 
 
 def lines(records: list[dict], slug: str, n: int) -> list[str]:
+    records = [r for r in records if r["game"] == slug]
     rated = fit(records, n, LADDER, SCALE)
     out = []
     for k, level in enumerate(LADDER, 1):
@@ -138,7 +139,7 @@ def refit(records: list[dict]) -> dict:
     """Every game's and table size's fit, as ``ratings.json`` keeps it."""
     out: dict = {}
     for slug, n in sorted({(r["game"], r["players"]) for r in records}):
-        rated = fit(records, n, LADDER, SCALE)
+        rated = fit([r for r in records if r["game"] == slug], n, LADDER, SCALE)
         if rated:
             out.setdefault(slug, {})[str(n)] = {
                 lv: [rated[lv].rating, rated[lv].lo, rated[lv].hi] for lv in LADDER if lv in rated

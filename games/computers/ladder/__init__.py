@@ -20,11 +20,15 @@ PAIRINGS = HERE / "pairings.jsonl"
 RATINGS = HERE / "ratings.json"
 
 
+Fitted = dict[str, dict[str, dict[str, list[int]]]]
+
+
 @cache
-def table() -> dict[str, dict[str, dict[str, list[int]]]]:
+def table() -> Fitted:
     """``{slug: {str(players): {level: [rating, lo, hi]}}}`` as last fitted."""
     try:
-        return json.loads(RATINGS.read_text())
+        fitted: Fitted = json.loads(RATINGS.read_text())
+        return fitted
     except (OSError, ValueError):
         return {}
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 ANCHOR = "normal"
 Z95 = 1.959963984540054
@@ -73,7 +74,7 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 
 def fit(
-    pairings: Iterable[dict], n: int, levels: tuple[str, ...], scale: Scale
+    pairings: Iterable[dict[str, Any]], n: int, levels: tuple[str, ...], scale: Scale
 ) -> dict[str, Rated]:
     """The ratings of ``levels`` at a table of ``n`` from the pairings of that size
     (records with ``hero``, ``opponent``, ``wins`` and ``games``). A level no pairing
@@ -125,7 +126,9 @@ def fit(
     return out
 
 
-def beats_below(pairings: Iterable[dict], n: int, hero: str, below: str) -> tuple[float, int]:
+def beats_below(
+    pairings: Iterable[dict[str, Any]], n: int, hero: str, below: str
+) -> tuple[float, int]:
     """The hero's win share at a table of ``below`` alone (and the games behind it)."""
     wins = games = 0.0
     for p in pairings:
