@@ -3,10 +3,15 @@ person's rating in that game.
 
 A person's rating is the one the site shows (``games.ratings.display``), overall for the
 game (not a league's); a newcomer without one stands where newcomers start (1500), which
-is where the ladder anchors its normal level. Games against computers stay unrated for
-people whatever the level (``games.ratings.service.skip_reason``: computers' seats are
-never rated, and a table with more computers than people is not rated at all), so playing
-the ladder is practice: it never moves a person's number, and a person cannot farm it.
+is where the ladder anchors its normal level.
+
+Are games against computers rated for people? Computers never are (their seats are left
+out of every rated game). People are, by their places among the people only, when the
+game counts at all (``games.ratings.service.skip_reason``): in a group or a league (a
+table started on the web is casual, never rated), with two or more people, and computers
+in at most half the seats. So a person cannot farm the ladder alone (one person and
+computers is never rated), while a group's table that a computer completes still counts
+for the people at it, as it always has.
 """
 
 from __future__ import annotations

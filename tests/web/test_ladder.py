@@ -102,7 +102,7 @@ def test_issue_47_play_at_my_level_seats_a_computer_at_an_empty_table(client):
 def test_issue_47_the_games_page_shows_the_ladder_with_ratings(client):
     html = client.get(reverse("web:rules-game", args=["felix"])).content.decode()
     assert "beginner · 1100" in html and "hard · 1720" in html
-    assert "Games against computers do not change your rating." in html
+    assert "Computers are never rated" in html
     other = client.get(reverse("web:rules-game", args=["bon_appetit"])).content.decode()
     assert 'id="computers"' not in other  # one computer player: no ladder
 
