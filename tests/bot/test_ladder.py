@@ -50,3 +50,19 @@ def test_issue_47_play_at_my_level_is_the_creators(telegram, recorder):
     refused = table.tap(bruno, table.lobby(), "Play at my level")
     assert telegram.toast(refused) == "Only the game's creator or a chat administrator may do that."
     assert computer(table).strategy == "heuristic"
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("it", ("+ principiante · 1100", "+ forte · 1640", "Gioca al mio livello")),
+        ("pt", ("+ principiante · 1100", "+ difícil · 1720", "Jogar ao meu nível")),
+    ],
+)
+def test_issue_47_the_ladder_buttons_read_in_the_chats_language(
+    telegram, recorder, language, shown
+):
+    _group, table, *_ = lobby_with_a_computer(telegram, recorder, language=language)
+    texts = [b["text"] for b in table.buttons(table.lobby(), "l")]
+    for label in shown:
+        assert any(label in text for text in texts), texts
