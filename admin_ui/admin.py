@@ -22,6 +22,7 @@ from games.leagues import services as leagues
 from games.leagues.models import League, LeagueChat, LeagueMember, Season
 from games.moderation import services as moderation
 from games.moderation.models import ModerationAction, ModerationKind, kind_label
+from games.play import levels
 from games.play.errors import GameError
 from games.play.models import ENDED_STATUSES, Game, Move, Player, Seat
 from games.ratings import display
@@ -288,11 +289,22 @@ class LeagueChatAdmin(admin.ModelAdmin):
 
 
 # --- Games -----------------------------------------------------------------------------
+def rated_level(seat: Seat) -> str:
+    """A computer seat's level with its measured rating (issue 47): "hard · 1650"."""
+    level = levels.level_of(seat.strategy) if seat.is_computer else None
+    return levels.with_rating(seat.game.kind, level) if level else "—"
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("number", "player", "strategy", "replaced_by_computer", "timeouts")
+    fields = ("number", "player", "strategy", "level", "replaced_by_computer", "timeouts")
     readonly_fields = fields
+
+    @admin.display(description=_("level"))
+    def level(self, obj: Seat) -> str:
+        return rated_level(obj)
+
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -484,6 +496,7 @@ class SeatAdmin(SecretLookupsMixin, PermissionsMixin, ReadOnlyAdmin):
         "number",
         "player",
         "strategy",
+        "level",
         "replaced_by_computer",
         "timeouts",
         "game_status",
@@ -494,6 +507,10 @@ class SeatAdmin(SecretLookupsMixin, PermissionsMixin, ReadOnlyAdmin):
     fields = ("game", "number", "player", "strategy", "replaced_by_computer", "timeouts")
     readonly_fields = fields
     actions = ["seat_to_computer"]
+
+    @admin.display(description=_("level"))
+    def level(self, obj: Seat) -> str:
+        return rated_level(obj)
 
     @admin.display(description=_("game status"), ordering="game__status")
     def game_status(self, obj) -> str:

@@ -41,9 +41,11 @@ FORMAT_CODES = {"swiss": "s", "arena": "a", "knockout": "k"}
 _FORMAT_NAMES = {code: name for name, code in FORMAT_CODES.items()}
 # Engine actions and menu prefixes are short printable ASCII without spaces.
 _TOKEN = re.compile(r"^[\x21-\x7e]{0,40}$")
-_LOBBY_OP = re.compile(r"^(?:[jxsq]|c[enh]?|[rk]\d{1,2}|v\d{1,2}[enh])$")
+# ``m``: "Play at my level" (issue 47).
+_LOBBY_OP = re.compile(r"^(?:[jxsqm]|c[benth]?|[rk]\d{1,2}|v\d{1,2}[benth])$")
 # A computer level in a lobby button: one character each.
-LEVEL_CODES = {"easy": "e", "normal": "n", "hard": "h"}
+# The ladder's levels (issue 47); the first three codes are those buttons have always sent.
+LEVEL_CODES = {"beginner": "b", "easy": "e", "normal": "n", "strong": "t", "hard": "h"}
 _LEVEL_NAMES = {code: name for name, code in LEVEL_CODES.items()}
 
 

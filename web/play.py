@@ -11,6 +11,7 @@ idempotency, same refusals). The page follows the game through the live push
 
 from __future__ import annotations
 
+import json
 import uuid
 from urllib.parse import urlencode
 
@@ -28,6 +29,7 @@ from django.views.decorators.http import require_POST, require_safe
 from games import catalog
 from games.play import completion, errors, levels, services
 from games.play.models import Game, GameStatus, Player
+from games.ratings import at_my_level
 
 from . import limits, miniapp, params
 from .actors import (
@@ -50,6 +52,8 @@ MAX_ACTION = 500
 MAX_KEY = 40
 # Seat numbers as the database stores them.
 MAX_SEAT = 2**15 - 1
+# The lobby's "Play at my level" posts this instead of a level (issue 47).
+AT_MY_LEVEL = "mine"
 # What a visitor who is not the table's actor gets: who acts is refused before anything
 # changes (games.play.services), and the page says why.
 REFUSALS = (errors.NotAllowed, errors.InviteRequired, errors.TelegramLobby)
@@ -68,7 +72,16 @@ def _new_table_page(request, error: str = "", status: int = 200):
         request,
         "web/play_new.html",
         {
-            "games": [(kind, bool(levels.offered(kind))) for kind in catalog.all_games()],
+            # Each game's ladder with its ratings (issue 47), for the script to label the
+            # level menus with the chosen game's numbers.
+            "games": [
+                (
+                    kind,
+                    bool(levels.offered(kind)),
+                    json.dumps(dict(levels.choices(kind)), ensure_ascii=False),
+                )
+                for kind in catalog.all_games()
+            ],
             # A value the form does not offer comes back as its default.
             "game": sent.get("game") if sent.get("game") in catalog.slugs() else "",
             "name": sent.get("name", player.display_name if player else ""),
@@ -80,7 +93,7 @@ def _new_table_page(request, error: str = "", status: int = 200):
                 for n in range(1, MAX_COMPUTERS + 1)
             ],
             "counts": COMPUTER_COUNTS,
-            "levels": levels.CHOICES,
+            "levels": [(value, str(name)) for value, name in levels.LABELS.items()],
             "friends": sent.get("friends") == "1",
             "error": error,
         },
@@ -106,9 +119,12 @@ def create_table(request):
         chosen = [params.choice(level, "level", levels.LABELS) for level in asked][:computers]
     except params.BadParameter as exc:
         return _new_table_page(request, exc.message, status=400)
+    me = session_player(request)
+    if request.POST.get("at_my_level") == "1":
+        # "Play at my level" (issue 47): every computer at the level nearest my rating.
+        chosen = [_my_level(me, kind, computers, computers + 1)] * computers
     chosen += [levels.NORMAL] * (computers - len(chosen))
     strategies = [levels.strategy_for(kind, level) for level in chosen]
-    me = session_player(request)
     try:
         limits.check_hard_computers(me, strategies.count("hard"))
         # All or nothing: a computer that cannot sit down leaves no lobby (nor a new
@@ -205,7 +221,7 @@ def _table_page(
             and services.invited(game, invite),
             "invite": invite,
             "is_creator": player is not None and player.pk == game.created_by_id,
-            "levels": [(level, levels.LABELS[level]) for level in levels.offered(game.kind)],
+            "levels": levels.choices(game.kind, max(len(t.seats), game.kind.min_players)),
             "error": error,
         },
         status=status,
@@ -313,6 +329,8 @@ def computer(request, pk: int):
         return refused
     level = request.POST.get("level", "")
     seat = params.integer(request.POST.get("seat"), "seat", maximum=MAX_SEAT)
+    if level == AT_MY_LEVEL:
+        return _at_my_level(request, game, player)
     try:
         if level not in levels.offered(game.kind):
             raise errors.GameError()
@@ -332,6 +350,41 @@ def computer(request, pk: int):
     except errors.GameError as exc:
         return refuse(request, pk, exc)
     return _done(request, pk)
+
+
+def _my_level(player, kind: catalog.GameKind, computers: int, players: int) -> str:
+    """The level nearest ``player``'s rating, one below where a table signed out of Telegram
+    may not have that many hard computers (``limits``): as near as the table allows."""
+    level = at_my_level.level_for(player, kind, players)
+    if levels.strategy_for(kind, level) == "hard":
+        try:
+            limits.check_hard_computers(player, computers)
+        except limits.LimitReached:
+            offered = levels.offered(kind)
+            level = offered[offered.index(level) - 1]
+    return level
+
+
+def _at_my_level(request, game: Game, player):
+    """ "Play at my level" in a lobby (issue 47): every computer at the table moves to the
+    level whose rating is nearest the creator's in this game (one sits down when none
+    has yet)."""
+    seats = list(game.seats.all())
+    computers = [s.number for s in seats if s.player_id is None]
+    players = max(len(seats), game.kind.min_players)
+    level = _my_level(player, game.kind, max(len(computers), 1), players)
+    try:
+        if not computers:
+            services.add_computer(game, levels.strategy_for(game.kind, level), by=player)
+        for number in computers:
+            services.set_computer_level(game, number, level, by=player)
+    except limits.LimitReached as exc:
+        if from_mini_app(request):
+            return json_refusal(exc.message, 429)
+        request.session["play_error"] = exc.message
+    except errors.GameError as exc:
+        return refuse(request, game.pk, exc)
+    return _done(request, game.pk)
 
 
 # -- the Telegram Mini App ----------------------------------------------------------------

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 from games import catalog
 from games.leagues.models import League, LeagueMember
 from games.leagues.services import organised_leagues
-from games.play import completion, reviews
+from games.play import completion, levels, reviews
 from games.play.models import Game, GameStatus, Player
 from games.ratings import standings
 from games.ratings.models import RatedGame, RatingChange
@@ -167,6 +167,8 @@ def rules_detail(request, slug: str):
         "doc": doc,
         "sections": learn.sections(kind, doc) if doc else [],
         "telegram": learn.telegram_links(),
+        # The computers' ladder with each level's measured rating (issue 47).
+        "ladder": levels.choices(kind),
     }
     return render(request, "web/rules_detail.html", context)
 

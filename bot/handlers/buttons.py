@@ -37,6 +37,7 @@ from games.languages import Language, native_name
 from games.play import levels, services
 from games.play.errors import GameError
 from games.play.models import Game, GameStatus
+from games.ratings import at_my_level
 
 log = logging.getLogger(__name__)
 
@@ -198,10 +199,15 @@ def _lobby(user, data: callbacks.Data, is_admin: bool) -> Reply:
                     return Reply(_("A computer joins the table."))
                 return Reply(
                     _("%(name)s joins the table at level %(level)s.")
-                    % {"name": lobby_render.computer_name(seat), "level": levels.LABELS[level]}
+                    % {
+                        "name": lobby_render.computer_name(seat),
+                        "level": levels.with_rating(game.kind, level),
+                    }
                 )
             if op[0] == "v":
                 return _next_level(game, op, player, is_admin)
+            if op == "m":
+                return _at_my_level(game, player, is_admin)
             number = int(op[1:])
             if op[0] == "k":
                 services.remove_seat(game, number, by=player, is_chat_admin=is_admin)
@@ -230,7 +236,25 @@ def _next_level(game: Game, op: str, player, is_admin: bool) -> Reply:
     )
     return Reply(
         _("%(name)s now plays at level %(level)s.")
-        % {"name": lobby_render.computer_name(seat), "level": levels.LABELS[level]}
+        % {"name": lobby_render.computer_name(seat), "level": levels.with_rating(game.kind, level)}
+    )
+
+
+def _at_my_level(game: Game, player, is_admin: bool) -> Reply:
+    """ "Play at my level" (issue 47): the table's computers move to the level whose rating
+    is nearest the tapper's in this game (one sits down when none has yet)."""
+    seats = list(game.seats.all())
+    computers = [s.number for s in seats if s.player_id is None]
+    level = at_my_level.level_for(player, game.kind, max(len(seats), game.kind.min_players))
+    if not computers:
+        services.add_computer(
+            game, levels.strategy_for(game.kind, level), by=player, is_chat_admin=is_admin
+        )
+    for number in computers:
+        services.set_computer_level(game, number, level, by=player, is_chat_admin=is_admin)
+    return Reply(
+        _("The computers play at level %(level)s, nearest your rating.")
+        % {"level": levels.with_rating(game.kind, level)}
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from bot import callbacks
-from bot.keyboard import Button
+from bot.keyboard import Button, grid
 from bot.render.common import Ctx, esc, join, ranking, title
 from games import catalog
 from games.play import levels, reviews
@@ -97,7 +97,7 @@ def lobby(
             Button("✋ " + _("Join"), callbacks.lobby(game.pk, "j")),
             Button("🚪 " + _("Leave"), callbacks.lobby(game.pk, "x")),
         ],
-        add_rows(game),
+        *add_rows(game, max(len(seats), game.kind.min_players)),
         [
             Button("▶ " + _("Start"), callbacks.lobby(game.pk, "s")),
             Button("✖ " + _("Cancel"), callbacks.lobby(game.pk, "q")),
@@ -108,7 +108,7 @@ def lobby(
     if computers:
         remove = "➖ " + _("Remove computer")
         under.append([Button(remove, callbacks.lobby(game.pk, f"k{computers[-1].number}"))])
-    rows[2:2] = under
+    rows[-1:-1] = under  # before Start and Cancel
     for seat in unreachable[:5]:
         label = "🤖 " + _("Computer instead of %(name)s") % {
             "name": seat.player.display_name if seat.player else "?"
@@ -119,16 +119,22 @@ def lobby(
     return join(lines), rows
 
 
-def add_rows(game: Game) -> list[Button]:
-    """ "Add computer", one button per level for a game whose computers come in several
-    (issue 14): the creator picks the level as the computer sits down."""
+def add_rows(game: Game, players: int | None = None) -> list[list[Button]]:
+    """ "Add computer", one button per level with its rating for a game whose computers
+    come in several (issues 14 and 47): the creator picks the level as the computer sits
+    down, or taps "Play at my level" for the level nearest their rating."""
     offered = levels.offered(game.kind)
     if len(offered) < 2:
-        return [Button("🤖 " + _("Add computer"), callbacks.add_computer(game.pk))]
-    return [
-        Button("🤖 + " + str(levels.LABELS[level]), callbacks.add_computer(game.pk, level))
+        return [[Button("🤖 " + _("Add computer"), callbacks.add_computer(game.pk))]]
+    buttons = [
+        Button(
+            "🤖 + " + levels.with_rating(game.kind, level, players),
+            callbacks.add_computer(game.pk, level),
+        )
         for level in offered
     ]
+    mine = Button("🎯 " + _("Play at my level"), callbacks.lobby(game.pk, "m"))
+    return [*grid(buttons, 3), [mine]]
 
 
 def level_rows(game: Game, computers: list[Seat]) -> list[list[Button]]:
@@ -143,7 +149,7 @@ def level_rows(game: Game, computers: list[Seat]) -> list[list[Button]]:
             continue
         text = "🎚 " + _("%(name)s: %(level)s") % {
             "name": computer_name(seat),
-            "level": levels.LABELS[shown],
+            "level": levels.with_rating(game.kind, shown),
         }
         rows.append([Button(text + " 🔄", callbacks.level(game.pk, seat.number, shown))])
     return rows

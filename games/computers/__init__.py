@@ -9,9 +9,10 @@ gets the state.
 A strategy that needs the history says so with ``needs_history = True``; for the others
 the caller need not gather it (and they are still called with ``(view, legal, rng)``).
 
-Each game's module here exposes ``STRATEGIES``, its strategies by name: ``easy``,
-``normal`` (``heuristic`` is the same object: stored seats use that name) and ``hard``
-(search); ``random`` plays every game. The catalog (``games.catalog``) names the module of
+Each game's module here exposes ``STRATEGIES``, its strategies by name: the ladder's
+levels ``beginner``, ``easy``, ``normal`` (``heuristic`` is the same object: stored seats
+use that name), ``strong`` and ``hard`` (search; ``games.computers.levels``, issue 47);
+``random`` plays every game. The catalog (``games.catalog``) names the module of
 each game.
 """
 
@@ -25,7 +26,10 @@ from typing import Any, Protocol
 from games.engines.base import JSON, Rules, as_json
 
 RANDOM = "random"
+# The three levels people chose from first (issue 14): a league's handover level is one.
 LEVELS = ("easy", "normal", "hard")
+# The ladder, weakest first (issue 47): each level is measured on the rating scale.
+LADDER = ("beginner", "easy", "normal", "strong", "hard")
 
 
 class Strategy(Protocol):

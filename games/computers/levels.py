@@ -1,8 +1,25 @@
-"""Difficulty levels built from a game's own players.
+"""The ladder of levels built from a game's own players (issue 47; issue 14 for the first three).
 
-``easy`` is the game's heuristic with lapses: now and then it plays a random legal move
-instead (a beginner's mistakes, not a different plan); ``normal`` is the heuristic;
-``hard`` is the search player (``games.computers.search``).
+Five levels, weakest first:
+
+- ``beginner``: the heuristic with many slips (a random legal move on 55% of decisions);
+- ``easy``: the heuristic with fewer slips (30%);
+- ``normal``: the heuristic;
+- ``strong``: the search player on a quarter of hard's playouts;
+- ``hard``: the search player (``games.computers.search``) on the most playouts whose p95
+  decision time stays well under the clock cap on one free core.
+
+Why five and not lichess's eight: a level is worth offering only if it measurably beats the
+one below (the ladder's ``beats_below``), and these games are short and noisy (a deal
+decides much), so adjacent levels need a clear gap to stay apart in a few hundred games.
+Below the heuristic, slips are the only knob that keeps the play human-like (the same plan,
+with mistakes); above it, playouts are, and the search's strength grows with the log of
+its playouts, so a quarter of hard's count is one step and hard itself the top: more
+playouts would reach the clock cap at p95, where the clock and not the seed would decide
+the move (and a review could disagree with play).
+
+The first three names are those stored seats, leagues and the bot's buttons have always
+used (``heuristic`` is the older name of ``normal``); they keep meaning the same players.
 """
 
 from __future__ import annotations
@@ -15,8 +32,11 @@ from games.engines.base import JSON
 
 if TYPE_CHECKING:  # the package imports its strategies' modules by name, never this one
     from games.computers import Strategy
+    from games.computers.search import SearchStrategy
 
 EASY_LAPSES = 0.3  # the share of decisions an easy player gets wrong on purpose
+BEGINNER_LAPSES = 0.55  # a beginner's: more than half, so it still follows a plan sometimes
+STRONG_SHARE = 0.25  # strong searches this share of hard's playouts
 
 
 class Weakened:
@@ -44,12 +64,28 @@ class Weakened:
         return self.strategy.choose(view, legal, rng)
 
 
-def levels(heuristic: Strategy, search: Strategy) -> dict[str, Strategy]:
-    """A game's STRATEGIES: the three levels, and "heuristic" (the name stored seats use)
-    for the same object as "normal"."""
+def scaled(iterations: int | dict[int, int] | None, share: float) -> int | dict[int, int] | None:
+    """A playout count (or a count per table size) times ``share``, at least one round's
+    worth of a few candidates."""
+    if iterations is None:
+        return None
+    if isinstance(iterations, dict):
+        return {n: max(20, round(count * share)) for n, count in iterations.items()}
+    return max(20, round(iterations * share))
+
+
+def levels(
+    heuristic: Strategy,
+    search: SearchStrategy,
+    allowed: Callable[[str], bool] | None = None,
+) -> dict[str, Strategy]:
+    """A game's STRATEGIES: the ladder's levels, and "heuristic" (the name stored seats
+    use) for the same object as "normal". ``allowed``: which moves a slip may pick."""
     return {
-        "easy": Weakened(heuristic),
+        "beginner": Weakened(heuristic, BEGINNER_LAPSES, allowed),
+        "easy": Weakened(heuristic, EASY_LAPSES, allowed),
         "normal": heuristic,
+        "strong": search.with_budget(search.budget, scaled(search.iterations, STRONG_SHARE)),
         "hard": search,
         "heuristic": heuristic,
     }

@@ -11,13 +11,16 @@ fusion of a tree per sample (a tree would let the seat's later moves "know" the 
 Time and determinism: the search stops after ``iterations`` playouts (whole rounds, at
 least one; the count may be given per table size) or when ``budget`` seconds have
 passed, whichever comes first, and never later than ``HARD_LIMIT`` (a round cut short
-by the clock is dropped, so a worker is held at most one playout past it). The "hard"
-players ship with an iteration budget sized to take about 0.3 s on one free core and the
-0.5 s budget as a cap: on a machine that is not overloaded the choice depends only on
-the rng's seed (the game processor seeds it from the game and its version, so a rerun
-picks the same move), and a slow machine loses strength, never time. With
-``iterations`` None the search is purely time-budgeted: that
-is what the arena measures strength against ("50 ms per decision").
+by the clock is dropped, so a worker is held at most one playout past it). Every level
+ships with a playout count sized so that its p95 decision takes about half the clock cap
+on one free core (issue 47), and the cap (``DEFAULT_BUDGET``) only as a safety: the count,
+not the clock, ends the decision, so the choice depends only on the rng's seed (the game
+processor seeds it from the game and its version, so a rerun, a replay or a review picks
+the same move), and a machine with cores twice as slow loses
+strength (``last_capped`` says when the clock ended a decision). The clock is the
+searching thread's CPU time: a busy machine delays a decision, it never changes it. With
+``iterations`` None the search is purely time-budgeted: that is what the arena measures
+strength against ("50 ms per decision").
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ if TYPE_CHECKING:  # the package imports its strategies' modules by name, never 
     from games.computers import Strategy
 
 HARD_LIMIT = 0.9  # seconds: the issue's limit is 1 s (p95) per decision on one core
-DEFAULT_BUDGET = 0.5
+# The product's cap per decision: a safety, twice the p95 of every level's playout count.
+DEFAULT_BUDGET = HARD_LIMIT
 
 # rollout(rules, state, seat, rng) -> the seat's utility in [0, 1] of playing on from state
 # (Any rules: a game's own rollout takes its own subclass of ``Rules``)
@@ -101,7 +105,7 @@ class SearchStrategy:
         belief: Belief | None = None,
         fallback: Strategy | None = None,
         trust: float | None = None,
-        clock: Callable[[], float] = time.perf_counter,
+        clock: Callable[[], float] = time.thread_time,
     ):
         self.rules = rules
         self.budget = budget
@@ -115,11 +119,15 @@ class SearchStrategy:
         # it by ``trust`` standard errors of the paired differences: the search refines a
         # heuristic instead of replacing it where its playouts are a rough model.
         self.trust = trust
-        # The product's clock is the wall clock: a worker is never held past the limit.
-        # The arena passes the process's CPU clock, so that "50 ms per decision" means
-        # 50 ms of one core however busy the machine is.
+        # The product's clock is the CPU time of the searching thread (issue 47): the cap
+        # is a safety against a count too big for the machine, not a deadline, so a busy
+        # machine (the search runs niced, beside the site) delays a decision but never
+        # changes it. On the wall clock a loaded 2-core machine cut decisions at the cap
+        # and the same seed played other moves. The arena passes the process's CPU clock,
+        # so that "50 ms per decision" means 50 ms of one core however busy the machine is.
         self.clock = clock
         self.last_iterations = 0  # how many the last decision ran (for the arena)
+        self.last_capped = False  # whether the clock, not the count, ended the last one
 
     def playouts(self, view: JSON) -> float:
         """The playouts one decision may run: ``iterations`` is a count, or a count per
@@ -156,6 +164,7 @@ class SearchStrategy:
         if not legal:
             raise ValueError("no legal action to choose from")
         arms = self.candidates(view, legal) if self.candidates else legal
+        self.last_capped = False
         if len(arms) == 1:
             self.last_iterations = 0
             return arms[0]
@@ -203,6 +212,8 @@ class SearchStrategy:
             done += k
             rounds += 1
         self.last_iterations = done
+        # The count not reached: the clock ended the decision (a cut round included).
+        self.last_capped = done + k <= max(limit, k)
         if not rounds:
             return arms[0]
         # Ties (all equal, e.g. a lost cause) go to the first candidate in legal order.

@@ -1,13 +1,21 @@
 """Computer levels in the Telegram lobby (issue 14): the game's creator moves a computer
-seat through easy, normal and hard with one button per seat, edited in place; the level
-shows beside the computer's name in the lobby and at the table, in the chat's language."""
+seat round the ladder (issue 47: beginner, easy, normal, strong, hard) with one button per
+seat, edited in place; the level shows beside the computer's name in the lobby and at the
+table, in the chat's language. The ladder's ratings are left out here (the tests of issue
+47 show them): these read the levels' names alone."""
 
 import pytest
 
 from bot import callbacks
 from bot.models import ChatSettings
+from games.computers import ladder
 from games.play.models import GameStatus, Seat
 from tests.bot.play import Table
+
+
+@pytest.fixture(autouse=True)
+def unmeasured(monkeypatch):
+    monkeypatch.setattr(ladder, "table", dict)
 
 
 def lobby_with_a_computer(telegram, recorder, slug="felix", language=None):
@@ -32,10 +40,14 @@ def test_the_creator_moves_a_computer_through_the_levels_in_place(telegram, reco
     lobby = table.lobby()
     assert "🤖 Computer 2 (normal)" in lobby.text
     query = table.tap(anna, lobby, "Computer 2: normal")
-    assert telegram.toast(query) == "Computer 2 now plays at level hard."
-    assert computer(table).strategy == "hard"
-    assert "🤖 Computer 2 (hard)" in lobby.text
+    assert telegram.toast(query) == "Computer 2 now plays at level strong."
+    assert computer(table).strategy == "strong"
+    assert "🤖 Computer 2 (strong)" in lobby.text
+    table.tap(anna, lobby, "Computer 2: strong")
+    assert computer(table).strategy == "hard" and "(hard)" in lobby.text
     table.tap(anna, lobby, "Computer 2: hard")
+    assert computer(table).strategy == "beginner" and "(beginner)" in lobby.text
+    table.tap(anna, lobby, "Computer 2: beginner")
     assert computer(table).strategy == "easy" and "(easy)" in lobby.text
     table.tap(anna, lobby, "Computer 2: easy")
     assert computer(table).strategy == "heuristic" and "(normal)" in lobby.text
@@ -50,7 +62,7 @@ def test_a_level_button_from_before_a_change_is_refused_and_changes_nothing(tele
     table.tap(anna, lobby, data=old)
     again = telegram.tap(anna, lobby, old)  # a double tap, or an older copy of the lobby
     assert telegram.toast(again) == "This button is out of date."
-    assert computer(table).strategy == "hard"
+    assert computer(table).strategy == "strong"
 
 
 @pytest.mark.parametrize(
@@ -76,23 +88,23 @@ def test_only_the_creator_or_a_chat_admin_changes_a_level(telegram, recorder):
     assert computer(table).strategy == "heuristic"
     recorder.admins[group["id"]] = {carla.id}
     table.tap(carla, table.lobby(), "Computer 2: normal")
-    assert computer(table).strategy == "hard"
+    assert computer(table).strategy == "strong"
 
 
 def test_a_level_button_after_the_start_is_refused(telegram, recorder, quick_hard):
     _group, table, anna, bruno, _carla = lobby_with_a_computer(telegram, recorder)
     lobby = table.lobby()
     old = lobby.button("Computer 2: normal")["callback_data"]
-    table.tap(anna, lobby, data=old)  # hard
+    table.tap(anna, lobby, data=old)  # strong
     table.tap(bruno, table.lobby(), "Join")
     table.tap(anna, table.lobby(), "Start")
     game = table.game()
     assert game.status == GameStatus.RUNNING
-    refused = telegram.tap(anna, lobby, callbacks.level(game.pk, 1, "hard"))
+    refused = telegram.tap(anna, lobby, callbacks.level(game.pk, 1, "strong"))
     assert telegram.toast(refused) == "The game has already started."
-    assert computer(table).strategy == "hard"
+    assert computer(table).strategy == "strong"
     # The table names the computer with its level.
-    assert "(hard)" in table.recorder.screen(table.chat_id)[-1].text
+    assert "(strong)" in table.recorder.screen(table.chat_id)[-1].text
 
 
 def test_level_buttons_fit_telegrams_64_bytes():
@@ -146,8 +158,8 @@ def test_a_game_whose_computers_have_one_level_offers_no_level_button(telegram, 
 @pytest.mark.parametrize(
     ("language", "hard", "toast"),
     [
-        ("it", "Computer 2 (difficile)", "Computer 2 ora gioca al livello difficile."),
-        ("pt", "Computador 2 (difícil)", "Computador 2 agora joga no nível difícil."),
+        ("it", "Computer 2 (forte)", "Computer 2 ora gioca al livello forte."),
+        ("pt", "Computador 2 (forte)", "Computador 2 agora joga no nível forte."),
     ],
 )
 def test_the_level_reads_in_the_chats_and_the_players_language(

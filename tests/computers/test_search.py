@@ -104,9 +104,9 @@ def test_search_keeps_its_time_budget_and_the_hard_limit(name):
     history = observations(events, seat)
     for budget, most in ((0.05, 0.25), (30.0, HARD_LIMIT + 0.3)):
         hard = strategies(module)["hard"].with_budget(budget)
-        start = time.perf_counter()
+        start = time.thread_time()  # the search's own clock: its thread's CPU time
         hard.choose(view, legal, random.Random(0), history)
-        assert time.perf_counter() - start < most
+        assert time.thread_time() - start < most
         assert hard.last_iterations > 0
 
 

@@ -80,7 +80,8 @@ def test_a_level_change_from_an_older_screen_or_another_player_is_refused(lobby)
 
 def test_normal_is_stored_as_the_everyday_player_and_levels_read_back():
     felix = catalog.get("felix")
-    assert levels.offered(felix) == ["easy", "normal", "hard"]
+    # The ladder (issue 47), weakest first; the first three names kept their players.
+    assert levels.offered(felix) == ["beginner", "easy", "normal", "strong", "hard"]
     assert levels.offered(catalog.get("bon_appetit")) == []  # one computer player only
     assert levels.strategy_for(felix, "normal") == felix.default_strategy == "heuristic"
     assert levels.strategy_for(felix, "hard") == "hard"
@@ -91,7 +92,12 @@ def test_normal_is_stored_as_the_everyday_player_and_levels_read_back():
         "hard",
         None,
     ]
-    assert [levels.next_level(x) for x in ("easy", "normal", "hard")] == ["normal", "hard", "easy"]
+    assert [levels.next_level(x) for x in ("easy", "normal", "strong", "hard")] == [
+        "normal",
+        "strong",
+        "hard",
+        "beginner",
+    ]
 
 
 def test_a_seat_handed_over_after_timeouts_plays_at_its_leagues_level(

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.computers.levels import Weakened, levels
+from games.computers.levels import levels
 from games.computers.search import SearchStrategy
 from games.engines.base import JSON, Rules, ranks_from, utilities
 from games.kinds.smoking_cat.engine import (
@@ -213,6 +213,5 @@ def deal_rollout(rules: Rules, state: State, seat: int, rng: random.Random) -> f
 ITERATIONS = 2000
 HEURISTIC = SmokingCatHeuristic()
 SEARCH = SearchStrategy(RULES, iterations=ITERATIONS, rollout=deal_rollout, fallback=HEURISTIC)
-STRATEGIES = levels(HEURISTIC, SEARCH)
-# An easy player's lapses never throw down: one random concession decides a deal.
-STRATEGIES["easy"] = Weakened(HEURISTIC, allowed=lambda action: action != THROW)
+# A slip never throws down: one random concession decides a deal.
+STRATEGIES = levels(HEURISTIC, SEARCH, allowed=lambda action: action != THROW)

@@ -14,6 +14,12 @@
       row.hidden = Number(row.dataset.computer) > n;
     });
     box.hidden = n === 0 || !(game && game.dataset.levels);
+    // Each level's name with its rating in the chosen game (issue 47): "hard · 1650".
+    const ladder = game && game.dataset.ladder ? JSON.parse(game.dataset.ladder) : {};
+    box.querySelectorAll("option").forEach(function (option) {
+      if (!option.dataset.name) option.dataset.name = option.textContent;
+      option.textContent = ladder[option.value] || option.dataset.name;
+    });
   }
   count.addEventListener("change", show);
   document.querySelectorAll("input[name=game]").forEach(function (radio) {
