@@ -544,14 +544,17 @@ class SmokingCatRules(Rules):
         count = 0
         while True:
             if phase == PASS:  # S6: three cards each, one at a time, seats in random order
+                # each seat's cards as a list in legal_ids' order, kept by popping the pass
+                held = [
+                    [*_I0[h & 255], *_I1[h >> 8 & 255], *_I2[h >> 16 & 255], *_I3[h >> 24]]
+                    for h in hands
+                ]
                 while passed != 15:
                     acting = PASS_TO_ACT[passed]
                     seat = acting[0] if len(acting) == 1 else acting[int(random_() * len(acting))]
-                    hand = hands[seat]
-                    cards = [*_I0[hand & 255], *_I1[hand >> 8 & 255], *_I2[hand >> 16 & 255]]
-                    cards += _I3[hand >> 24]
-                    bit = BIT[cards[int(random_() * len(cards))]]
-                    hands[seat] = hand ^ bit
+                    cards = held[seat]
+                    bit = BIT[cards.pop(int(random_() * len(cards)))]
+                    hands[seat] ^= bit
                     chosen = passes[seat] = passes[seat] | bit
                     if chosen.bit_count() == PASS_SIZE:
                         passed |= 1 << seat
