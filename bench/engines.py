@@ -30,12 +30,21 @@ that has an integer action space, OpenSpiel's Hearts the same way (``legal_actio
 ``apply_action``, chance outcomes included), and their ratios::
 
     <slug> fast playouts/s=<n> us/action=<n>
+    <slug> fused playouts/s=<n> us/action=<n>
     openspiel_hearts fast playouts/s=<n> us/action=<n> us/decision=<n>
     <versus>/openspiel_hearts us/action_ratio=<n> us/decision_ratio=<n> playout_ratio=<n>
+        path=<fused|generic>[ generic_action_ratio=<n>]
 
-The compared game's fast line and Hearts' are timed in turns, a playout of the one
-with less time so far at a time (``paired``), so that a load coming and going on a
-shared machine weighs on both alike rather than on whichever ran in its moment.
+(the last on one line). A ``fused`` line follows the fast line of a game whose rules fuse
+the playout into one function (``Rules.playout``, ``fused_playout``): the same uniformly
+random choices and the same actions counted, without a method call per action, future
+deals drawn from the playout's rng. It is what the search's ``random_rollout`` pays, so
+the compared pair's ratios use it when there is one (``path=fused``), and
+``generic_action_ratio`` gives the per-action ratio of the generic loop beside it.
+
+The compared game's lines and Hearts' are timed in turns, a playout of the one with
+less time so far at a time (``paired``, ``in_turns``), so that a load coming and going on
+a shared machine weighs on all alike rather than on whichever ran in its moment.
 ``us/action_ratio`` divides the compared game's time per action by Hearts' per action, its
 chance outcomes (the 52 cards dealt one by one, the pass direction) counted as actions;
 ``us/decision_ratio`` by Hearts' per decision, its dealing in the time but not in the
@@ -123,6 +132,18 @@ def fast_playouts(rules, n: int, seed: int = 1) -> Iterator[Playout]:
         yield clock() - start, count, count
 
 
+def fused_playouts(rules, n: int, seed: int = 1) -> Iterator[Playout]:
+    """``fast_playouts`` through the rules' own ``playout`` (one call per playout), from
+    a fresh set-up each; the actions it reports are the ones the generic loop counts."""
+    rng = random.Random(seed)
+    setup, playout = rules.setup, rules.playout
+    while True:
+        game_seed = rng.randrange(2**31)
+        start = clock()
+        count = playout(setup(n, game_seed), rng)
+        yield clock() - start, count, count
+
+
 def drive_fast(rules, n: int, seconds: float, seed: int = 1) -> dict:
     """Random playouts on the integer fast path, from a fresh set-up each."""
     return totals(fast_playouts(rules, n, seed), seconds)
@@ -141,16 +162,20 @@ def paired(ours: Iterator[Playout], theirs: Iterator[Playout], seconds: float) -
     """Two engines' playouts taken in turns, the one with less time so far next, until
     each has ``seconds``: both are timed in the same moments, so a load that comes and
     goes on a shared machine weighs on both alike and their ratio stays put."""
-    mine, other = [], []
-    t_mine = t_other = 0.0
-    while t_mine < seconds or t_other < seconds:
-        if t_mine <= t_other:
-            mine.append(playout := next(ours))
-            t_mine += playout[0]
-        else:
-            other.append(playout := next(theirs))
-            t_other += playout[0]
-    return rates(mine), rates(other)
+    mine, other = in_turns([ours, theirs], seconds)
+    return mine, other
+
+
+def in_turns(sources: list[Iterator[Playout]], seconds: float) -> list[dict]:
+    """``paired`` for any number of sources: the one with less time so far (the first
+    of them on a tie) plays next, until each has ``seconds``."""
+    played: list[list[Playout]] = [[] for _ in sources]
+    spent = [0.0] * len(sources)
+    while min(spent) < seconds:
+        i = spent.index(min(spent))
+        played[i].append(playout := next(sources[i]))
+        spent[i] += playout[0]
+    return [rates(p) for p in played]
 
 
 def rates(played: list[Playout]) -> dict:
@@ -270,22 +295,34 @@ def main(argv: list[str] | None = None) -> None:
     floor = drive(NullRules(), 4, args.seconds)
     say(f"python_loop us/action={floor['us_per_action']:.2f}")
     fast = {}
+    fused = {}
     hearts_fast = None
     for slug in args.slugs:
         kind = catalog.get(slug)
-        if not kind.rules.n_actions:
+        rules, n = kind.rules, kind.table_players
+        if not rules.n_actions:
             continue
+        sources = [fast_playouts(rules, n)]
+        if getattr(rules, "fused_playout", False):
+            sources.append(fused_playouts(rules, n))
         theirs = hearts_playouts() if slug == versus else None
-        if theirs is None:
-            r = fast[slug] = drive_fast(kind.rules, kind.table_players, args.seconds)
-        else:  # the compared pair, timed in turns (see ``paired``)
-            ours = fast_playouts(kind.rules, kind.table_players)
-            r, hearts_fast = paired(ours, theirs, args.seconds)
-            fast[slug] = r
+        if theirs is not None:  # the compared pair, timed in turns (see ``paired``)
+            sources.append(theirs)
+        measured = in_turns(sources, args.seconds) if len(sources) > 1 else []
+        r = fast[slug] = measured[0] if measured else drive_fast(rules, n, args.seconds)
+        if theirs is not None:
+            hearts_fast = measured.pop()
         print(
             f"{slug} fast playouts/s={r['playouts_per_s']:.1f} us/action={r['us_per_action']:.2f}",
             flush=True,
         )
+        if len(measured) > 1:
+            r = fused[slug] = measured[1]
+            print(
+                f"{slug} fused playouts/s={r['playouts_per_s']:.1f}"
+                f" us/action={r['us_per_action']:.2f}",
+                flush=True,
+            )
     if hearts is not None:
         # Hearts' figures from the turns it took with the compared game, when there was one.
         hf = hearts_fast or hearts
@@ -296,14 +333,20 @@ def main(argv: list[str] | None = None) -> None:
             flush=True,
         )
         if versus in fast:
-            sc = fast[versus]
-            print(
+            # The search's own path: the fused playout where the game has one.
+            sc = fused.get(versus, fast[versus])
+            line = (
                 f"{versus}/openspiel_hearts"
                 f" us/action_ratio={sc['us_per_action'] / hf['us_per_action']:.2f}"
                 f" us/decision_ratio={sc['us_per_action'] / hf['us_per_decision']:.2f}"
-                f" playout_ratio={hf['playouts_per_s'] / sc['playouts_per_s']:.2f}",
-                flush=True,
+                f" playout_ratio={hf['playouts_per_s'] / sc['playouts_per_s']:.2f}"
             )
+            if versus in fused:
+                generic = fast[versus]["us_per_action"] / hf["us_per_action"]
+                line += f" path=fused generic_action_ratio={generic:.2f}"
+            else:
+                line += " path=generic"
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

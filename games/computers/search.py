@@ -53,11 +53,9 @@ Belief = Callable[[Any, JSON, random.Random], None]
 
 
 def random_rollout(rules: Rules, state: Any, seat: int, rng: random.Random) -> float:
-    """Uniformly random legal actions to the end of the game."""
-    to_act, legal_ids, apply_id, choice = rules.to_act, rules.legal_ids, rules.apply_id, rng.choice
-    while acting := to_act(state):
-        s = acting[0] if len(acting) == 1 else choice(acting)
-        apply_id(state, s, choice(legal_ids(state, s)))
+    """Uniformly random legal actions to the end of the game: the rules' ``playout`` (a
+    game's fused loop where it has one, whose future deals come from ``rng``)."""
+    rules.playout(state, rng)
     return rules.utilities(state)[seat]
 
 

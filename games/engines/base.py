@@ -270,6 +270,20 @@ class Rules(Engine):
         """Apply a legal action id for a playout: it may skip checks and build no events."""
         self.apply(state, seat, self.action_str(action))
 
+    # True where ``playout`` is the game's own fused loop rather than the default below.
+    fused_playout: bool = False
+
+    def playout(self, state: Any, rng: random.Random) -> int:
+        """Play ``state`` on to the end of the game in place with uniformly random choices
+        (a seat among those to act, drawn only when several act, then an action among its
+        ``legal_ids``) and return how many actions that took: a search's random playout.
+        This default drives ``to_act``, ``legal_ids`` and ``apply_id`` with ``rng.choice``.
+        A game may override it with one function that makes the same kind of choices
+        without a method call per action (and set ``fused_playout``); a game that deals
+        again during play then deals its future deals from ``rng``, never from the
+        game's seed, since a playout is an imagined future."""
+        return random_playout(self, state, rng)
+
     def determinize(self, view: JSON, history: Sequence[JSON], rng: random.Random) -> Any:
         """A full state consistent with everything ``view["seat"]`` has seen: its view and
         its observation history (every event it saw, from the start of the game). What it
@@ -309,3 +323,16 @@ class Rules(Engine):
             if self.outcome(state) is not None:
                 raise IllegalAction("The game is over.")
             raise IllegalAction("It is not your turn.")
+
+
+def random_playout(rules: Rules, state: Any, rng: random.Random) -> int:
+    """``Rules.playout``'s default loop: uniformly random actions to the end of the game on
+    the integer fast path, in place; the count of actions."""
+    to_act, legal_ids, apply_id = rules.to_act, rules.legal_ids, rules.apply_id
+    choice = rng.choice
+    count = 0
+    while acting := to_act(state):
+        seat = acting[0] if len(acting) == 1 else choice(acting)
+        apply_id(state, seat, choice(legal_ids(state, seat)))
+        count += 1
+    return count

@@ -1,6 +1,7 @@
 """The engine benchmark's output is a contract: CI prints it and the issues quote it."""
 
 import importlib.util
+import random
 import re
 
 from bench import engines as bench
@@ -30,6 +31,9 @@ def test_bench_prints_one_line_per_game_then_hearts_the_loop_and_the_fast_path(c
     for slug in fast:
         line = rest.pop(0)
         assert re.fullmatch(rf"{slug} fast playouts/s={NUMBER} us/action={NUMBER}", line), line
+        if catalog.get(slug).rules.fused_playout:
+            line = rest.pop(0)
+            assert re.fullmatch(rf"{slug} fused playouts/s={NUMBER} us/action={NUMBER}", line)
     if hearts:
         line = rest.pop(0)
         assert re.fullmatch(
@@ -40,7 +44,8 @@ def test_bench_prints_one_line_per_game_then_hearts_the_loop_and_the_fast_path(c
         line = rest.pop(0)
         assert re.fullmatch(
             rf"smoking_cat/openspiel_hearts us/action_ratio={NUMBER}"
-            rf" us/decision_ratio={NUMBER} playout_ratio={NUMBER}",
+            rf" us/decision_ratio={NUMBER} playout_ratio={NUMBER}"
+            rf" path=fused generic_action_ratio={NUMBER}",
             line,
         ), line
     assert rest == []
@@ -75,3 +80,29 @@ def test_issue_47_the_compared_pair_is_timed_in_turns():
     assert theirs["us_per_action"] == 0.125 / 6 * 1e6
     assert theirs["us_per_decision"] == 0.125 / 3 * 1e6
     assert theirs["playouts_per_s"] == 8
+
+
+def test_issue_47_three_sources_take_turns_by_the_time_they_have_had():
+    order = []
+
+    def playouts(name, seconds):
+        while True:
+            order.append(name)
+            yield seconds, 10, 10
+
+    rates = bench.in_turns([playouts("a", 0.5), playouts("b", 0.25), playouts("c", 1.0)], 1.0)
+    assert order == ["a", "b", "c", "b", "a", "b", "b"]
+    assert [r["playouts_per_s"] for r in rates] == [2, 4, 1]
+
+
+def test_issue_47_fused_playouts_report_the_actions_of_the_rules_playout():
+    """Each fused playout is the rules' ``playout`` from a fresh set-up, reporting the
+    actions it applied (the engine's tests check that count against the generic loop)."""
+    rules = catalog.get("smoking_cat").rules
+    playouts = bench.fused_playouts(rules, 4, seed=7)
+    rng = random.Random(7)
+    for _ in range(5):
+        _, count, decisions = next(playouts)
+        state = rules.setup(4, rng.randrange(2**31))
+        assert count == decisions == rules.playout(state, rng) > 0
+        assert rules.outcome(state) is not None

@@ -158,7 +158,7 @@ SUIT_IDS_THROW = tuple(tuple([*ids, THROW_ID] for ids in table) for table in SUI
 SUIT_PASS_IDS = tuple(tuple([PASS_ID + c for c in ids] for ids in table) for table in SUIT_IDS)
 # PASS_BIT[id]: the card bit of a pass id (the play ids' bits are BIT).
 PASS_BIT = (0,) * PASS_ID + BIT
-_I0, _I1, _I2 = SUIT_IDS[:3]
+_I0, _I1, _I2, _I3 = SUIT_IDS
 _I3T = SUIT_IDS_THROW[3]
 _J0, _J1, _J2, _J3 = SUIT_PASS_IDS
 
@@ -515,6 +515,166 @@ class SmokingCatRules(Rules):
                 self._end_trick(state, None)
         else:
             self._throw(state, seat, None)
+
+    # -- the fused random playout (search) ---------------------------------------------------
+
+    fused_playout = True
+
+    def playout(self, state: State, rng: random.Random) -> int:  # noqa: C901
+        """Play ``state`` on to the end of the match with uniformly random choices, in
+        place, and return how many actions that took: ``Rules.playout``'s loop (a random
+        seat among those to act, then a random action among its ``legal_ids``, in their
+        order) in one function on local variables, with no method call per action.
+
+        Each choice is ``seq[int(rng.random() * len(seq))]``, and no draw is made for the
+        seat when one seat acts. Future deals come from ``rng`` (one ``randrange(N_DEALS)``
+        each, decoded as the match's own deals are), never from the match seed: a playout
+        is an imagined future, and the real deals are hidden from every seat. Stacked
+        decks (the "decks" option) are dealt first, as the rules deal them. The state ends
+        as ``apply_id`` would leave it had each deal been that draw, summary included."""
+        phase = state.phase
+        if phase == OVER:
+            return 0
+        random_ = rng.random
+        bits = rng.getrandbits
+        hands, passes, passed = state.hands[:], state.passes[:], state.passed
+        trick, turn, leader = state.trick, state.turn, state.leader
+        points, taken, ober, last = state.points, state.taken, state.ober, state.last
+        letters, dealer, deal, decks = state.letters, state.dealer, state.deal, state.decks
+        word_length = len(state.word)
+        count = 0
+        while True:
+            if phase == PASS:  # S6: three cards each, one at a time, seats in random order
+                # each seat's cards as a list in legal_ids' order, kept by popping the pass
+                held = [
+                    [*_I0[h & 255], *_I1[h >> 8 & 255], *_I2[h >> 16 & 255], *_I3[h >> 24]]
+                    for h in hands
+                ]
+                while passed != 15:
+                    acting = PASS_TO_ACT[passed]
+                    seat = acting[0] if len(acting) == 1 else acting[int(random_() * len(acting))]
+                    cards = held[seat]
+                    bit = BIT[cards.pop(int(random_() * len(cards)))]
+                    hands[seat] ^= bit
+                    chosen = passes[seat] = passes[seat] | bit
+                    if chosen.bit_count() == PASS_SIZE:
+                        passed |= 1 << seat
+                    count += 1
+                h0, h1, h2, h3 = hands
+                p0, p1, p2, p3 = passes
+                hands = [h0 | p3, h1 | p0, h2 | p1, h3 | p2]
+                phase = PLAY
+            thrower = -1
+            while True:  # S7-S12: one action of the deal's play
+                hand = hands[turn]
+                if trick:
+                    lead = trick[0] >> 3
+                    held = hand >> (lead << 3) & 255
+                    if held:  # S8: follow suit (or throw down)
+                        ids = SUIT_IDS_THROW[lead][held]
+                    else:
+                        ids = [*_I0[hand & 255], *_I1[hand >> 8 & 255], *_I2[hand >> 16 & 255]]
+                        ids += _I3T[hand >> 24]
+                else:
+                    ids = [*_I0[hand & 255], *_I1[hand >> 8 & 255], *_I2[hand >> 16 & 255]]
+                    ids += _I3T[hand >> 24]
+                card = ids[int(random_() * len(ids))]
+                count += 1
+                if card == THROW_ID:
+                    thrower = turn
+                    break
+                hands[turn] = hand ^ BIT[card]
+                trick.append(card)
+                if len(trick) < N_SEATS:
+                    turn = (turn + 1) & 3
+                    continue
+                # _end_trick, inline (S9, S3, S11)
+                c0, c1, c2, c3 = trick
+                suit = c0 >> 3
+                best, win = c0, 0
+                if c1 > best and c1 >> 3 == suit:
+                    best, win = c1, 1
+                if c2 > best and c2 >> 3 == suit:
+                    best, win = c2, 2
+                if c3 > best and c3 >> 3 == suit:
+                    best, win = c3, 3
+                winner = (leader + win) & 3
+                won = BIT[c0] | BIT[c1] | BIT[c2] | BIT[c3]
+                taken[winner] |= won
+                if won & OBER_BIT:
+                    ober = winner
+                pts = POINTS[c0] + POINTS[c1] + POINTS[c2] + POINTS[c3]
+                last = [leader, trick]
+                trick = []
+                leader = turn = winner
+                if not hands[0]:  # every hand empties on the same trick
+                    points[winner] += pts + LAST_TRICK
+                    reason = "all_played"
+                    break
+                total = points[winner] = points[winner] + pts
+                if total >= LOSING_POINTS:
+                    reason = "reached_17"
+                    break
+            if thrower >= 0:  # _throw, inline (S12)
+                h0, h1, h2, h3 = hands
+                rest = h0 | h1 | h2 | h3
+                for c in trick:
+                    rest |= BIT[c]
+                points[thrower] += (
+                    HEART_POINTS[rest >> 8 & 255] + (10 if rest & OBER_BIT else 0) + LAST_TRICK
+                )
+                taken[thrower] |= rest
+                if rest & OBER_BIT:
+                    ober = thrower
+                hands = [0, 0, 0, 0]
+                trick = []
+                reason = THROW
+                losers = [thrower]
+            else:  # _end_deal's losers (S14)
+                top = max(points)
+                losers = [s for s in range(N_SEATS) if points[s] == top]
+                if len(losers) > 1 and ober in losers:
+                    losers = [ober]
+            for s in losers:
+                letters[s] += 1  # S15
+            if max(letters) >= word_length:  # S16
+                break
+            # S4: the loser deals (the first tied loser after the dealer); S5: the next deal
+            if len(losers) > 1:
+                dealer = next(s for k in (1, 2, 3, 4) if (s := (dealer + k) & 3) in losers)
+            else:
+                dealer = losers[0]
+            deal += 1
+            if decks:
+                dealt = deal_masks(unpack_deck(decks.pop(0)))
+            else:  # rng.randrange(N_DEALS), inline
+                draw = bits(DEAL_BITS)
+                while draw >= N_DEALS:
+                    draw = bits(DEAL_BITS)
+                dealt = decode_deal(draw)
+            first = (dealer + 1) & 3
+            hands = dealt[4 - first :] + dealt[: 4 - first] if first else dealt
+            passes = [0, 0, 0, 0]
+            passed = 0
+            turn = leader = first
+            points = [0, 0, 0, 0]
+            taken = [0, 0, 0, 0]
+            ober = -1
+            last = None
+            phase = PASS
+        state.phase = OVER
+        state.hands, state.passes, state.passed = hands, passes, passed
+        state.trick, state.turn, state.leader = trick, turn, leader
+        state.points, state.taken, state.ober, state.last = points, taken, ober, last
+        state.dealer, state.deal = dealer, deal
+        state.previous = {
+            "deal": deal,
+            "points": points[:],
+            "losers": losers,
+            "reason": reason,
+            "taken_ober": None if ober < 0 else ober,
+        }
+        return count
 
     # -- apply ----------------------------------------------------------------------------
 
