@@ -126,6 +126,27 @@ def test_issue_47_the_fit_anchors_normal_and_measures_the_rest_in_order():
     assert beats_below(records, 4, "normal", "easy") == (0.45, 200)
 
 
+def test_issue_47_a_fit_out_of_the_ladders_order_pools_the_levels_it_cannot_tell_apart():
+    """Hard is strong with more playouts: a fit that puts hard below strong (few games,
+    luck) shows them at one pooled rating, between the two, never in the wrong order; the
+    anchor keeps its number, and levels in order keep theirs."""
+    records = [
+        _pairing(4, "strong", "normal", 70, 200),
+        _pairing(4, "hard", "strong", 1, 8),  # 12.5% against three strong: below fair
+        _pairing(4, "easy", "beginner", 80, 200),
+        _pairing(4, "normal", "easy", 90, 200),
+    ]
+    rated = fit(records, 4, LADDER, SCALE)
+    assert rated["normal"].rating == 1500
+    assert rated["strong"].rating == rated["hard"].rating > 1500
+    order = [rated[level].rating for level in LADDER]
+    assert order == sorted(order)
+    assert rated["beginner"].rating < rated["easy"].rating < 1500
+    # A weaker level fitted above the anchor is pooled into it: the anchor stays exact.
+    above = fit([_pairing(4, "normal", "easy", 5, 200)], 4, LADDER, SCALE)
+    assert above["easy"].rating == above["normal"].rating == 1500
+
+
 def test_issue_47_play_at_my_level_picks_the_nearest_rating(monkeypatch):
     from games.computers import ladder
 

@@ -123,6 +123,39 @@ def fit(
         rating = centre + ppu * skills[i]
         half = Z95 * se * ppu
         out[lv] = Rated(lv, round(rating), round(rating - half), round(rating + half), counted[lv])
+    return in_order(out, levels)
+
+
+def in_order(rated: dict[str, Rated], levels: tuple[str, ...]) -> dict[str, Rated]:
+    """The fit held to the ladder's order: each level is made weaker (more slips) or
+    stronger (more playouts) than the one below by construction, so a fit that puts one
+    below its lower neighbour says only that their games have not separated them yet.
+    Such neighbours are pooled (pool-adjacent-violators, weighted by the fit's precision:
+    the anchor, known exactly, keeps its number) and show one rating, with the pooled
+    interval, until more games tell them apart."""
+    blocks: list[tuple[list[str], float, float]] = []  # levels, weighted mean, weight
+    for lv in (lv for lv in levels if lv in rated):
+        r = rated[lv]
+        half = (r.hi - r.lo) / 2
+        weight = math.inf if half == 0 else 1 / half**2
+        blocks.append(([lv], float(r.rating), weight))
+        while len(blocks) > 1 and blocks[-2][1] > blocks[-1][1]:
+            (a, ma, wa), (b, mb, wb) = blocks.pop(-2), blocks.pop()
+            if math.isinf(wa) or math.isinf(wb):
+                mean = ma if math.isinf(wa) else mb
+                weight = math.inf
+            else:
+                mean, weight = (ma * wa + mb * wb) / (wa + wb), wa + wb
+            blocks.append((a + b, mean, weight))
+    out = {}
+    for members, mean, weight in blocks:
+        half = 0.0 if math.isinf(weight) else 1 / math.sqrt(weight)
+        for lv in members:
+            if len(members) == 1:
+                out[lv] = rated[lv]
+            else:
+                games = rated[lv].games
+                out[lv] = Rated(lv, round(mean), round(mean - half), round(mean + half), games)
     return out
 
 

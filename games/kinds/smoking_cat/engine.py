@@ -569,9 +569,9 @@ class SmokingCatRules(Rules):
                 hand = hands[turn]
                 if trick:
                     lead = trick[0] >> 3
-                    held = hand >> (lead << 3) & 255
-                    if held:  # S8: follow suit (or throw down)
-                        ids = SUIT_IDS_THROW[lead][held]
+                    in_suit = hand >> (lead << 3) & 255
+                    if in_suit:  # S8: follow suit (or throw down)
+                        ids = SUIT_IDS_THROW[lead][in_suit]
                     else:
                         ids = [*_I0[hand & 255], *_I1[hand >> 8 & 255], *_I2[hand >> 16 & 255]]
                         ids += _I3T[hand >> 24]
