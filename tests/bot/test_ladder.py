@@ -3,22 +3,11 @@ level's measured rating, and "Play at my level" in one tap."""
 
 import pytest
 
-from games.computers import ladder
 from games.ratings.models import Rating
 from tests.bot.test_levels import computer, lobby_with_a_computer
+from tests.ladder import FELIX, measured  # noqa: F401 (the fixture)
 
-FELIX = {
-    "beginner": [1100, 1050, 1150],
-    "easy": [1300, 1260, 1340],
-    "normal": [1500, 1500, 1500],
-    "strong": [1640, 1600, 1680],
-    "hard": [1720, 1670, 1770],
-}
-
-
-@pytest.fixture(autouse=True)
-def measured(monkeypatch):
-    monkeypatch.setattr(ladder, "table", lambda: {"felix": {"4": FELIX}})
+pytestmark = pytest.mark.usefixtures("measured")
 
 
 def test_issue_47_the_lobby_buttons_show_each_level_with_its_rating(telegram, recorder):

@@ -6,25 +6,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.computers import ladder
 from games.play import levels
 from games.play.models import Game, Player
 from games.ratings import at_my_level
 from games.ratings.models import Rating
+from tests.ladder import FELIX, measured  # noqa: F401 (the fixture)
 from tests.web.test_levels import choose, new_table, strategies
 
-FELIX = {
-    "beginner": [1100, 1050, 1150],
-    "easy": [1300, 1260, 1340],
-    "normal": [1500, 1500, 1500],
-    "strong": [1640, 1600, 1680],
-    "hard": [1720, 1670, 1770],
-}
-
-
-@pytest.fixture(autouse=True)
-def measured(monkeypatch):
-    monkeypatch.setattr(ladder, "table", lambda: {"felix": {"4": FELIX}})
+pytestmark = pytest.mark.usefixtures("measured")
 
 
 def rated(player: Player, mu: float, sigma: float = 2.0, games: int = 30) -> None:
