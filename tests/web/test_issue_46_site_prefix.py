@@ -62,8 +62,9 @@ def test_issue_46_a_move_published_by_one_site_wakes_no_page_of_another(transact
         try:
             assert await asyncio.to_thread(site_b.subscribed.wait, 10)
             # A new subscription reads every followed game once (``Hub.recheck_all``):
-            # that wake is not a message's.
-            await sub.next(1.0)
+            # that wake is not a message's. Waited for whole (a busy machine delays it
+            # past a second), so that it cannot be taken for site A's below.
+            await sub.next(10)
             await asyncio.to_thread(publish_as, SITE_A)
             # Longer than a message takes; shorter than the hub's recheck (5 s with Redis),
             # which would read the token and, unchanged, wake nobody anyway.
