@@ -38,6 +38,7 @@ from games.computers.search import DEFAULT_BUDGET
 from games.ratings.display import CENTRE, POINTS_PER_UNIT
 from games.ratings.maths import MODEL
 
+SUMMARY = "the computers' levels on the rating scale: rating, ci95, share against the one below"
 SCALE = Scale(beta=MODEL.beta, centre=CENTRE, points_per_unit=POINTS_PER_UNIT)
 DEFAULT_SIZES = {"felix": [3, 4, 5], "cats_and_dogs": [2, 4, 6], "smoking_cat": [4]}
 
