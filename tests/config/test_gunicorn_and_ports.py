@@ -55,7 +55,10 @@ def test_gunicorn_outwaits_the_webhook_bridge():
 def test_only_the_web_and_its_streams_publish_a_port():
     services = compose()["services"]
     published = {name for name, service in services.items() if service.get("ports")}
-    assert published == {"web", "live"}  # the site, and its tables' event streams (issue 24)
+    # The proxy, to everyone (issue 46); the site and its tables' event streams (issue 24),
+    # to the proxy on this host.
+    assert published == {"proxy", "web", "live"}
+    assert services["proxy"]["ports"] == ["80:80", "443:443"]
     # On the loopback interface only (issue 25): nobody reaches gunicorn past the proxy.
     assert services["web"]["ports"] == ["127.0.0.1:8000:8000"]
     assert services["live"]["ports"] == ["127.0.0.1:8001:8001"]
