@@ -40,7 +40,6 @@ from games.ratings.maths import MODEL
 
 SUMMARY = "the computers' levels on the rating scale: rating, ci95, share against the one below"
 SCALE = Scale(beta=MODEL.beta, centre=CENTRE, points_per_unit=POINTS_PER_UNIT)
-DEFAULT_SIZES = {"felix": [3, 4, 5], "cats_and_dogs": [2, 4, 6], "smoking_cat": [4]}
 
 
 def laddered() -> list[str]:
@@ -173,9 +172,7 @@ def main(argv: list[str]) -> None:
     if not args.fit:
         for slug in slugs:
             sizes = args.players or (
-                [catalog.get(slug).table_players]
-                if args.short
-                else DEFAULT_SIZES.get(slug, [catalog.get(slug).table_players])
+                [catalog.get(slug).table_players] if args.short else default_sizes(slug)
             )
             for n in sizes:
                 pairs = [(h, LADDER[LADDER.index(h) - 1]) for h in args.levels if LADDER.index(h)]
@@ -207,6 +204,12 @@ def main(argv: list[str]) -> None:
         f"ladder cpu_hours={cpu / 3600:.2f} pairings={len(everything)}"
         f" games={sum(r['games'] for r in everything)}"
     )
+
+
+def default_sizes(slug: str) -> list[int]:
+    """The smallest, the usual and the largest table of a game (the catalog's)."""
+    kind = catalog.get(slug)
+    return sorted({kind.rules.min_players, kind.table_players, kind.rules.max_players})
 
 
 def ismcts_budget(records: list[dict], slug: str, n: int) -> float:

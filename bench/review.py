@@ -21,6 +21,7 @@ games' modules only.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import statistics
 import time
@@ -109,7 +110,9 @@ def run(slugs: list[str], games: int, scale: float, max_decisions: int, jobs: in
             for line in bench(slug, games, scale, max_decisions):
                 say(line)
         return
-    with ProcessPoolExecutor(jobs) as pool:
+    # Spawned, not forked: a fork of a process with threads (a test's, a site's) can
+    # copy a lock held by another thread, and the child waits on it for ever.
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = {
             slug: [
                 pool.submit(review_one, slug, seed, scale, max_decisions) for seed in range(games)

@@ -82,7 +82,16 @@ def test_every_word_a_replay_board_reads_is_given_to_it(slug):
 # the words of one game that leaked into generic code before (CSS's ``letter-spacing`` is
 # a property, not a game's letters).
 GAME_WORDS = r"\bletters?\b(?!-spacing)|\bsack|cheese|\bbowl"
-OUTSIDE = ("games/kinds/", "games/catalog.py", "tests/")
+# The computers' ladder's measurements (issue 47) are data keyed by each game's slug, as
+# migrations and translations are, and docs/ladder.md is their report.
+OUTSIDE = (
+    "games/kinds/",
+    "games/catalog.py",
+    "tests/",
+    "games/computers/ladder/pairings.jsonl",
+    "games/computers/ladder/ratings.json",
+    "docs/ladder.md",
+)
 
 
 def test_no_file_outside_the_packages_names_a_game():
