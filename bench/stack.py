@@ -44,6 +44,8 @@ from pathlib import Path
 
 import yaml
 
+from bench.harness.ports import free_port
+
 SUMMARY = "the production stack behind its proxy: click, push, webhook, healthz under attack"
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,12 +57,6 @@ APP_SERVICES = ("web", "live", "worker", "computer-worker", "sync-worker", "beat
 HOSTILE_ADDRESS = "127.0.0.2"  # hostile clients connect from here, the person from 127.0.0.1
 SECRET = "stack-webhook-secret"
 TOKEN = "424242:STACK-TOKEN"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def p95(values: list[float]) -> float:
