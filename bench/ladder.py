@@ -91,12 +91,25 @@ def measure(
         # arena: game i is seeded 10_000 + i, the hero at seat i % n
         "seeds": [10_000 + first, 10_000 + first + t["games"] - 1],
         "wins": round(t["win"] * t["games"], 4),
+        # the search levels' playouts at this size: a level redefined later is told apart
+        "playouts": playouts(slug, n, (hero, opponent)),
         "times": times,
         # the arena's own processes' CPU (jobs > 1: the wall time times the jobs, at most)
         "cpu_s": round(cpu if jobs == 1 else (time.time() - start[1]) * jobs, 1),
         "command": command,
         "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
+
+
+def playouts(slug: str, n: int, kinds: tuple[str, ...]) -> dict[str, int]:
+    """Each searching kind's playouts per decision at a table of ``n``."""
+    found = catalog.get(slug).strategies()
+    counts = {}
+    for kind in kinds:
+        player = found.get(kind)
+        if hasattr(player, "playouts"):
+            counts[kind] = int(player.playouts({"n_players": n}))
+    return counts
 
 
 def lines(records: list[dict], slug: str, n: int) -> list[str]:

@@ -6,8 +6,9 @@ Five levels, weakest first:
 - ``easy``: the heuristic with fewer slips (30%);
 - ``normal``: the heuristic;
 - ``strong``: the search player on a quarter of hard's playouts;
-- ``hard``: the search player (``games.computers.search``) on the most playouts whose p95
-  decision time stays well under the clock cap on one free core.
+- ``hard``: the search player (``games.computers.search``) on its game's playout count:
+  the strongest count measured, and never more than keeps the p95 decision time well under
+  the clock cap on one free core (a game's may be below that where more played worse).
 
 Why five and not lichess's eight: a level is worth offering only if it measurably beats the
 one below (the ladder's ``beats_below``), and these games are short and noisy (a deal
