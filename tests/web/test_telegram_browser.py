@@ -75,6 +75,11 @@ def open_in_telegram(page, base: str, start_param: str = "", theme=None, scheme=
     page.goto(f"{base}/play/tg/")
 
 
+# Counts the table's redraws (table.js announces each with a "catclub:table" event).
+REDRAWS = """window.__redraws = 0;
+document.addEventListener("catclub:table", () => { window.__redraws += 1; });"""
+
+
 def unexpected(problems: list[str]) -> list[str]:
     """The page's problems but the refused move's answer (409), which the browser logs."""
     return [p for p in problems if "status of 409" not in p]
@@ -180,6 +185,7 @@ def test_issue_45_main_button_mirrors_the_confirm_and_back_undoes_a_step(
     says; pressed, it throws down."""
     game = tinas_felix(slug="smoking_cat", computers=3)
     to_her_play(game, game.seats.get(player__telegram_id=42).player)
+    page.add_init_script(REDRAWS)
     open_in_telegram(page, live_server.url, str(game.pk))
     page.wait_for_url(f"**/play/{game.pk}/")
     throw = page.locator('.choices .pick[data-pick="throw"]')
@@ -190,6 +196,11 @@ def test_issue_45_main_button_mirrors_the_confirm_and_back_undoes_a_step(
     throw.click()
     page.wait_for_function("() => window.__tg.app.BackButton.isVisible")
     page.wait_for_function("() => window.__tg.app.MainButton.isVisible")
+    # The page came for her seat: it is not drawn again on arrival, which would undo the
+    # step just taken and leave Telegram's back button to go back a page instead.
+    page.wait_for_timeout(1_000)
+    assert page.evaluate("window.__redraws") == 0
+    assert back_button_shown(page)
     confirm = page.locator(".choices .do")
     assert main_button(page)["text"] == confirm.inner_text().strip()
     page.evaluate("() => window.__tg.press('BackButton')")

@@ -11,9 +11,12 @@
   const box = document.getElementById("table");
   if (!box) return;
   const toastBox = document.getElementById("toast");
-  // Inside Telegram the first page came without the session's player: ask at once for the
-  // table as the signed-in seat sees it (a lobby: see lobby() below).
-  let token = tg.active && !box.dataset.lobby ? "" : box.dataset.token;
+  // Inside Telegram's web clients (a cross-site iframe, no cookie of ours) the first page
+  // came without the session's player: ask at once for the table as the signed-in seat
+  // sees it (a lobby: see lobby() below). A page that came for a seat is that seat's
+  // already: redrawing it on arrival would undo a first tap (a step under way, with
+  // Telegram's back button shown for it, whose press would then leave the page).
+  let token = tg.active && !box.dataset.lobby && !box.dataset.seat ? "" : box.dataset.token;
 
   function csrf() {
     const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
