@@ -5,17 +5,18 @@ Five levels, weakest first:
 - ``beginner``: the heuristic with many slips (a random legal move on 55% of decisions);
 - ``easy``: the heuristic with fewer slips (30%);
 - ``normal``: the heuristic;
-- ``strong``: the search player on a quarter of hard's playouts;
+- ``strong``: the search player on a quarter of hard's playouts, or on the count its game
+  measured to put strong a step above normal and below hard that a few hundred games show;
 - ``hard``: the search player (``games.computers.search``) on its game's playout count:
   the strongest count measured, and never more than keeps the p95 decision time well under
-  the clock cap on one free core (a game's may be below that where more played worse).
+  the clock cap on one free core (a game's may be below that where more played no better).
 
 Why five and not lichess's eight: a level is worth offering only if it measurably beats the
 one below (the ladder's ``beats_below``), and these games are short and noisy (a deal
 decides much), so adjacent levels need a clear gap to stay apart in a few hundred games.
 Below the heuristic, slips are the only knob that keeps the play human-like (the same plan,
 with mistakes); above it, playouts are, and the search's strength grows with the log of
-its playouts, so a quarter of hard's count is one step and hard itself the top: more
+its playouts, so a share of hard's count is one step and hard itself the top: more
 playouts would reach the clock cap at p95, where the clock and not the seed would decide
 the move (and a review could disagree with play).
 
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # the package imports its strategies' modules by name, never 
 
 EASY_LAPSES = 0.3  # the share of decisions an easy player gets wrong on purpose
 BEGINNER_LAPSES = 0.55  # a beginner's: more than half, so it still follows a plan sometimes
-STRONG_SHARE = 0.25  # strong searches this share of hard's playouts
+STRONG_SHARE = 0.25  # strong searches this share of hard's playouts, unless its game says
 
 
 class Weakened:
@@ -79,14 +80,19 @@ def levels(
     heuristic: Strategy,
     search: SearchStrategy,
     allowed: Callable[[str], bool] | None = None,
+    strong: int | dict[int, int] | None = None,
 ) -> dict[str, Strategy]:
     """A game's STRATEGIES: the ladder's levels, and "heuristic" (the name stored seats
-    use) for the same object as "normal". ``allowed``: which moves a slip may pick."""
+    use) for the same object as "normal". ``allowed``: which moves a slip may pick;
+    ``strong``: strong's playouts, a count or a count per table size (by default
+    ``STRONG_SHARE`` of hard's)."""
     return {
         "beginner": Weakened(heuristic, BEGINNER_LAPSES, allowed),
         "easy": Weakened(heuristic, EASY_LAPSES, allowed),
         "normal": heuristic,
-        "strong": search.with_budget(search.budget, scaled(search.iterations, STRONG_SHARE)),
+        "strong": search.with_budget(
+            search.budget, strong or scaled(search.iterations, STRONG_SHARE)
+        ),
         "hard": search,
         "heuristic": heuristic,
     }
