@@ -209,7 +209,7 @@ def deal_rollout(rules: Rules, state: State, seat: int, rng: random.Random) -> f
     return utilities(ranks_from([-count for count in state.letters]))[seat]
 
 
-# The hard player's playouts per decision (about 70 ms on one free core; see search.py), and
+# The hard player's playouts per decision (p50 36 ms, p95 46 ms of one core; see search.py), and
 # the heuristic's move kept unless another beats it by one standard error (as Felix's and
 # Come Cani e Gatti's searches do). Untrusted, 2000 playouts (0.3 s a decision) won 2 of 7
 # against three of 500 (fair 25%), and 500 only 6 of 12 against three heuristic players; 500
