@@ -38,9 +38,12 @@
   // -- following the game -----------------------------------------------------------------
   // The board stays where it was on the screen: what changed above or below it (a line
   // of the header, the buttons under it) moves the rest, never the board under the finger.
+  // A table that comes back shorter (a new deal's empty trick list) would pull a page
+  // scrolled to its end up under the reader: the box keeps its length until she scrolls.
   function show(html) {
     const before = box.querySelector(".board");
     const top = before ? before.getBoundingClientRect().top : null;
+    box.style.minHeight = box.offsetHeight + "px";
     box.innerHTML = html;
     const after = box.querySelector(".board");
     if (top !== null && after) window.scrollBy(0, after.getBoundingClientRect().top - top);
@@ -205,6 +208,12 @@
   let node = null;
   let path = [];
   let ready = null;
+  function release() {
+    box.style.minHeight = "";
+  }
+  ["wheel", "touchmove", "keydown"].forEach(function (kind) {
+    window.addEventListener(kind, release, { passive: true });
+  });
   function bind() {
     const data = box.querySelector("#picks");
     picks = data ? JSON.parse(data.textContent) : null;
