@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.play.models import Game, GameStatus, Player
+from games.play.models import Game, GameStatus
 from games.ratings import at_my_level
 from tests.ladder import measured  # noqa: F401 (the fixture)
 from tests.web.browser import beside_the_browser, fits_the_phone, shot
@@ -46,7 +46,7 @@ def test_a_rated_player_plays_the_computers_at_her_level_to_the_end(page, live_s
     # She has played Felix before: her rating shows 1710, nearest strong's 1640 and hard's
     # 1720; signed out of Telegram a table has at most one hard computer, so both strong.
     game = Game.objects.get()
-    ann = Player.objects.get(pk=game.created_by_id)
+    ann = game.created_by
     beside_the_browser(rated, ann, mu=3 * 2 + 210 / 24)
     assert beside_the_browser(at_my_level.person_rating, ann, game.kind) == 1710
     with page.expect_navigation():

@@ -50,6 +50,12 @@
     bind();
     document.dispatchEvent(new CustomEvent("catclub:table", { detail: { token: token } }));
   }
+  function release() {
+    box.style.minHeight = "";
+  }
+  ["wheel", "touchmove", "keydown"].forEach(function (kind) {
+    window.addEventListener(kind, release, { passive: true });
+  });
   // Too many pages open from this connection (429), or a server that is not answering:
   // wait longer after each refusal (2 s doubling to a minute, a little random so that the
   // pages of one connection do not all come back at once), then follow again.
@@ -208,12 +214,6 @@
   let node = null;
   let path = [];
   let ready = null;
-  function release() {
-    box.style.minHeight = "";
-  }
-  ["wheel", "touchmove", "keydown"].forEach(function (kind) {
-    window.addEventListener(kind, release, { passive: true });
-  });
   function bind() {
     const data = box.querySelector("#picks");
     picks = data ? JSON.parse(data.textContent) : null;
